@@ -261,16 +261,9 @@ impl Client {
         &self,
         options: ListPetsOptions,
     ) -> Result<ResponseValue<types::Pets>, Error<ListPetsError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "listPets",
-            path: "/pets",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = "/pets";
+        const OPERATION: OperationInfo = OperationInfo::get("/pets", "listPets")
+            .secured(&[&["bearerAuth"]]);
+        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_opt("limit", options.limit.as_ref());
         query.append_opt("status", options.status.as_ref());
@@ -299,16 +292,10 @@ impl Client {
         &self,
         body: &types::NewPet,
     ) -> Result<ResponseValue<types::Pet>, Error<CreatePetError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "createPet",
-            path: "/pets",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: true,
-        };
-        let path = "/pets";
+        const OPERATION: OperationInfo = OperationInfo::post("/pets", "createPet")
+            .secured(&[&["bearerAuth"]])
+            .idempotency_key();
+        let path = OPERATION.path;
         let query = "";
         let body = request::to_json(body)?;
         let raw = self
@@ -366,16 +353,10 @@ impl Client {
         &self,
         pet_id: i64,
     ) -> Result<ResponseValue<types::Pet>, Error<GetPetError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "getPet",
-            path: "/pets/{petId}",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: true,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = request::path("/pets/{petId}", &[&pet_id]);
+        const OPERATION: OperationInfo = OperationInfo::get("/pets/{petId}", "getPet")
+            .deprecated()
+            .secured(&[&["bearerAuth"]]);
+        let path = request::path(OPERATION.path, &[&pet_id]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -403,16 +384,12 @@ impl Client {
     pub async fn list_orders(
         &self,
     ) -> Result<ResponseValue<types::Orders>, Error<ListOrdersError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "listOrders",
-            path: "/store/orders",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = "/store/orders";
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/store/orders",
+                "listOrders",
+            )
+            .secured(&[&["bearerAuth"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {

@@ -52,6 +52,89 @@ pub struct OperationInfo {
     pub idempotency_key: bool,
 }
 
+/// An operation of a standard method, as generated code declares it:
+/// `OperationInfo::get("/pets/{petId}", "getPet").secured(&[&["bearerAuth"]])`. The method
+/// says whether it is idempotent; the rest starts off (not deprecated, no security, no
+/// `Idempotency-Key`) and the modifiers turn it on.
+impl OperationInfo {
+    const fn standard(
+        method: http::Method,
+        idempotent: bool,
+        path: &'static str,
+        id: &'static str,
+    ) -> Self {
+        OperationInfo {
+            id,
+            path,
+            method,
+            idempotent,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        }
+    }
+
+    /// A `GET` operation (idempotent).
+    pub const fn get(path: &'static str, id: &'static str) -> Self {
+        Self::standard(http::Method::GET, true, path, id)
+    }
+
+    /// A `PUT` operation (idempotent).
+    pub const fn put(path: &'static str, id: &'static str) -> Self {
+        Self::standard(http::Method::PUT, true, path, id)
+    }
+
+    /// A `POST` operation.
+    pub const fn post(path: &'static str, id: &'static str) -> Self {
+        Self::standard(http::Method::POST, false, path, id)
+    }
+
+    /// A `DELETE` operation (idempotent).
+    pub const fn delete(path: &'static str, id: &'static str) -> Self {
+        Self::standard(http::Method::DELETE, true, path, id)
+    }
+
+    /// An `OPTIONS` operation (idempotent).
+    pub const fn options(path: &'static str, id: &'static str) -> Self {
+        Self::standard(http::Method::OPTIONS, true, path, id)
+    }
+
+    /// A `HEAD` operation (idempotent).
+    pub const fn head(path: &'static str, id: &'static str) -> Self {
+        Self::standard(http::Method::HEAD, true, path, id)
+    }
+
+    /// A `PATCH` operation.
+    pub const fn patch(path: &'static str, id: &'static str) -> Self {
+        Self::standard(http::Method::PATCH, false, path, id)
+    }
+
+    /// A `TRACE` operation (idempotent).
+    pub const fn trace(path: &'static str, id: &'static str) -> Self {
+        Self::standard(http::Method::TRACE, true, path, id)
+    }
+
+    /// `deprecated: true` in the document.
+    // `mut self` and assignment: a struct update (`..self`) would drop `self`'s `Method` in a
+    // `const fn`, which stable Rust refuses.
+    pub const fn deprecated(mut self) -> Self {
+        self.deprecated = true;
+        self
+    }
+
+    /// The security requirement: alternatives, each the schemes it needs together.
+    pub const fn secured(mut self, security: Security) -> Self {
+        self.security = security;
+        self
+    }
+
+    /// The operation declares an `Idempotency-Key` header (see the field of that name).
+    pub const fn idempotency_key(mut self) -> Self {
+        self.idempotency_key = true;
+        self
+    }
+}
+
 static IDEMPOTENCY_KEY: HeaderName = HeaderName::from_static("idempotency-key");
 
 /// A fresh key for one call: a random (version 4) UUID as a Structured Field string, the

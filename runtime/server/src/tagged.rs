@@ -121,29 +121,6 @@ fn unknown<T: Tagged>(tag: Tag<'_>) -> String {
     )
 }
 
-/// A tag a union declares: text, or an integer for an integer property.
-pub trait TagLiteral {
-    /// Whether `tag`, as read, is this one.
-    fn names(self, tag: Tag<'_>) -> bool;
-}
-
-impl TagLiteral for &str {
-    fn names(self, tag: Tag<'_>) -> bool {
-        tag == Tag::Text(self)
-    }
-}
-
-impl TagLiteral for i64 {
-    fn names(self, tag: Tag<'_>) -> bool {
-        tag == Tag::Integer(self)
-    }
-}
-
-/// Whether `tag` is the declared `literal` (`tagged::is(tag, "dog")`, `tagged::is(tag, 2)`).
-pub fn is(tag: Tag<'_>, literal: impl TagLiteral) -> bool {
-    literal.names(tag)
-}
-
 /// Reads the object entry by entry; anything else as a `Value` for the untagged reading.
 struct TaggedVisitor<T>(PhantomData<T>);
 

@@ -228,18 +228,8 @@ macro_rules! __apigen_json_union {
             const INTEGER: bool = $crate::__apigen_json_union!(@integer [tag = $property $($opt)*]);
             const KNOWN: &'static str = concat!($($("`", $tag, "`, ",)*)*);
 
-            #[allow(unused_variables)]
-            fn variant<'de, D: serde::Deserializer<'de>>(
-                tag: crate::runtime::tagged::Tag<'_>,
-                body: D,
-            ) -> Result<Result<Self, D::Error>, D> {
-                $($(
-                    if crate::runtime::tagged::is(tag, $tag) {
-                        return Ok(<$ty as serde::Deserialize>::deserialize(body).map(Self::$variant));
-                    }
-                )*)*
-                Err(body)
-            }
+            $crate::__apigen_json_union!(@variant [tag = $property $($opt)*]
+                [$([$variant, $ty, $($tag),*])*]);
 
             fn untagged(value: serde_json::Value) -> Result<Self, String> {
                 $crate::__apigen_json_union!(@trial $name, value, [tag $($opt)*] [$([$variant, $mode])*] [$($unknown)?])
@@ -265,6 +255,38 @@ macro_rules! __apigen_json_union {
                 let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
                 $crate::__apigen_json_union!(@trial $name, value, [$($opt)*] [$([$variant, $mode])*] [$($unknown)?])
                     .map_err(serde::de::Error::custom)
+            }
+        }
+    };
+
+    // The variant a tag names: a `match` on the tag's text or integer, as a person writes it.
+    (@variant [tag = $property:literal, integer $($opt:tt)*]
+        [$([$variant:ident, $ty:ty, $($tag:literal),*])*]) => {
+        fn variant<'de, D: serde::Deserializer<'de>>(
+            tag: crate::runtime::tagged::Tag<'_>,
+            body: D,
+        ) -> Result<Result<Self, D::Error>, D> {
+            let crate::runtime::tagged::Tag::Integer(tag) = tag else {
+                return Err(body);
+            };
+            match tag {
+                $($($tag => Ok(<$ty as serde::Deserialize>::deserialize(body).map(Self::$variant)),)*)*
+                _ => Err(body),
+            }
+        }
+    };
+    (@variant [tag = $property:literal $($opt:tt)*]
+        [$([$variant:ident, $ty:ty, $($tag:literal),*])*]) => {
+        fn variant<'de, D: serde::Deserializer<'de>>(
+            tag: crate::runtime::tagged::Tag<'_>,
+            body: D,
+        ) -> Result<Result<Self, D::Error>, D> {
+            let crate::runtime::tagged::Tag::Text(tag) = tag else {
+                return Err(body);
+            };
+            match tag {
+                $($($tag => Ok(<$ty as serde::Deserialize>::deserialize(body).map(Self::$variant)),)*)*
+                _ => Err(body),
             }
         }
     };

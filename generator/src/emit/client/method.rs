@@ -379,7 +379,7 @@ fn simple_path_values(op: &Operation) -> Option<Vec<TokenStream>> {
         .collect()
 }
 
-/// The path: `/pets/{petId}` → `request::path("/pets/{petId}", &[&pet_id])`, or
+/// The path: `/pets/{petId}` → `request::path(OPERATION.path, &[&pet_id])`, or
 /// `format!("/pets/{}", …)` with what the runtime writes for a list, an object or a `label`
 /// or `matrix` value.
 fn path(op: &Operation) -> Part {
@@ -432,7 +432,18 @@ fn path(op: &Operation) -> Part {
             None => path_args.push(quote!(#wire)),
         }
     }
+    // The template the operation's descriptor holds, not restated beside it.
+    let described = |template: &str| {
+        if template != op.path {
+            quote!(#template)
+        } else if op.standard_method {
+            quote!(OPERATION.path)
+        } else {
+            quote!(operation.path)
+        }
+    };
     if path_args.is_empty() {
+        let template = described(&template);
         Part {
             expr: quote!(let path = #template;),
             arg: quote!(path),
@@ -447,6 +458,7 @@ fn path(op: &Operation) -> Part {
                 PathPiece::Param(wire) => format!("{{{wire}}}"),
             })
             .collect();
+        let template = described(&template);
         Part {
             expr: quote!(let path = request::path(#template, &[#(&#values),*]);),
             arg: quote!(&path),
@@ -815,8 +827,20 @@ fn operation_info(op: &Operation, method_value: &TokenStream) -> (TokenStream, T
         idempotency_key: #idempotency_key,
     });
     if op.standard_method {
+        // The runtime's constructor by method (`OperationInfo::get`), which knows whether it
+        // is idempotent; what is not off is said by a modifier.
+        let method = format_ident!("{}", op.method.to_ascii_lowercase());
+        let deprecated = deprecated_flag.then(|| quote!(.deprecated()));
+        let secured = (!op.security.is_empty()).then(|| {
+            let security = op.security.iter().map(|alt| quote!(&[#(#alt),*]));
+            quote!(.secured(&[#(#security),*]))
+        });
+        let key = idempotency_key.then(|| quote!(.idempotency_key()));
         (
-            quote!(const OPERATION: OperationInfo = #operation;),
+            quote! {
+                const OPERATION: OperationInfo =
+                    OperationInfo::#method(#template, #id) #deprecated #secured #key;
+            },
             quote!(&OPERATION),
         )
     } else {

@@ -275,16 +275,9 @@ impl Client {
         cookie_2: &str,
         options: Path2Options,
     ) -> Result<ResponseValue<types::Value>, Error<Path2Error>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "path",
-            path: "/path/{path}/{raw}",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = request::path("/path/{path}/{raw}", &[&path_2, &raw_2]);
+        const OPERATION: OperationInfo = OperationInfo::get("/path/{path}/{raw}", "path")
+            .secured(&[&["build"], &["timeout"]]);
+        let path = request::path(OPERATION.path, &[&path_2, &raw_2]);
         let mut query = Query::new();
         query.append("query", query_2);
         query.append_opt("errors", options.errors.as_ref());
@@ -381,16 +374,9 @@ impl Client {
         verbose: i64,
         options: CliLocalsOptions,
     ) -> Result<ResponseValue<()>, Error<CliLocalsError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "cliLocals",
-            path: "/cli/{client}",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = request::path("/cli/{client}", &[&client]);
+        const OPERATION: OperationInfo = OperationInfo::get("/cli/{client}", "cliLocals")
+            .secured(&[&["build"], &["timeout"]]);
+        let path = request::path(OPERATION.path, &[&client]);
         let mut query = Query::new();
         query.append("m", &m);
         query.append("runtime", runtime);
@@ -448,16 +434,9 @@ impl Client {
         body: &types::Result2,
         options: Raw2Options,
     ) -> Result<ResponseValue<types::Value>, Error<Raw2Error>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "raw",
-            path: "/raw/{http}",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = request::path("/raw/{http}", &[&http_2]);
+        const OPERATION: OperationInfo = OperationInfo::post("/raw/{http}", "raw")
+            .secured(&[&["build"], &["timeout"]]);
+        let path = request::path(OPERATION.path, &[&http_2]);
         let mut query = Query::new();
         query.append("base", base_2);
         query.append_opt("options", options.options.as_ref());
@@ -543,16 +522,12 @@ impl Client {
         &self,
         options: HandleErrorOptions,
     ) -> Result<ResponseValue<()>, Error<HandleErrorError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "handleError",
-            path: "/ops/handle-error",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/handle-error";
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/ops/handle-error",
+                "handleError",
+            )
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_opt("api", options.api.as_ref());
         query.append_opt("parts", options.parts.as_ref());
@@ -597,16 +572,9 @@ impl Client {
     pub async fn builder_2(
         &self,
     ) -> Result<ResponseValue<types::Vec2>, Error<BuilderError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "builder",
-            path: "/ops/builder",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/builder";
+        const OPERATION: OperationInfo = OperationInfo::get("/ops/builder", "builder")
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -623,16 +591,12 @@ impl Client {
     pub async fn for_server_2(
         &self,
     ) -> Result<ResponseValue<types::Box2>, Error<ForServerError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "for_server",
-            path: "/ops/for-server",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/for-server";
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/ops/for-server",
+                "for_server",
+            )
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -649,16 +613,9 @@ impl Client {
     pub async fn base_url_2(
         &self,
     ) -> Result<ResponseValue<types::String2>, Error<BaseUrlError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "baseUrl",
-            path: "/ops/base-url",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/base-url";
+        const OPERATION: OperationInfo = OperationInfo::get("/ops/base-url", "baseUrl")
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -675,16 +632,12 @@ impl Client {
     pub async fn last_rate_limit_2(
         &self,
     ) -> Result<ResponseValue<types::Option2>, Error<LastRateLimitError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "lastRateLimit",
-            path: "/ops/last-rate-limit",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/last-rate-limit";
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/ops/last-rate-limit",
+                "lastRateLimit",
+            )
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -699,16 +652,9 @@ impl Client {
     /// `GET /ops/router` (operation `router`).
     #[cfg(feature = "ops")]
     pub async fn router(&self) -> Result<ResponseValue<()>, Error<RouterError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "router",
-            path: "/ops/router",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/router";
+        const OPERATION: OperationInfo = OperationInfo::get("/ops/router", "router")
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
@@ -723,16 +669,12 @@ impl Client {
     pub async fn rate_limit_policy(
         &self,
     ) -> Result<ResponseValue<()>, Error<RateLimitPolicyError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "rate_limit_policy",
-            path: "/ops/rate-limit-policy",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/rate-limit-policy";
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/ops/rate-limit-policy",
+                "rate_limit_policy",
+            )
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
@@ -745,16 +687,12 @@ impl Client {
     /// `PUT /ops/serve-path` (operation `serve_path`).
     #[cfg(feature = "ops")]
     pub async fn serve_path(&self) -> Result<ResponseValue<()>, Error<ServePathError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "serve_path",
-            path: "/ops/serve-path",
-            method: http::Method::PUT,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/serve-path";
+        const OPERATION: OperationInfo = OperationInfo::put(
+                "/ops/serve-path",
+                "serve_path",
+            )
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
@@ -767,16 +705,9 @@ impl Client {
     /// `GET /ops/api` (operation `api`).
     #[cfg(feature = "ops")]
     pub async fn api(&self) -> Result<ResponseValue<()>, Error<ApiError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "api",
-            path: "/ops/api",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/api";
+        const OPERATION: OperationInfo = OperationInfo::get("/ops/api", "api")
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
@@ -789,16 +720,9 @@ impl Client {
     /// `GET /ops/config` (operation `config`).
     #[cfg(feature = "ops")]
     pub async fn config(&self) -> Result<ResponseValue<()>, Error<ConfigError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "config",
-            path: "/ops/config",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/config";
+        const OPERATION: OperationInfo = OperationInfo::get("/ops/config", "config")
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
@@ -811,16 +735,9 @@ impl Client {
     /// `GET /ops/routes` (operation `routes`).
     #[cfg(feature = "ops")]
     pub async fn routes(&self) -> Result<ResponseValue<()>, Error<RoutesError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "routes",
-            path: "/ops/routes",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/routes";
+        const OPERATION: OperationInfo = OperationInfo::get("/ops/routes", "routes")
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
@@ -833,16 +750,9 @@ impl Client {
     /// `DELETE /ops/type` (operation `type`).
     #[cfg(feature = "ops")]
     pub async fn r#type(&self) -> Result<ResponseValue<()>, Error<TypeError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "type",
-            path: "/ops/type",
-            method: http::Method::DELETE,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/type";
+        const OPERATION: OperationInfo = OperationInfo::delete("/ops/type", "type")
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
@@ -855,16 +765,9 @@ impl Client {
     /// `GET /ops/self` (operation `self`).
     #[cfg(feature = "ops")]
     pub async fn self_(&self) -> Result<ResponseValue<types::Self_>, Error<SelfError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "self",
-            path: "/ops/self",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/self";
+        const OPERATION: OperationInfo = OperationInfo::get("/ops/self", "self")
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -896,16 +799,12 @@ impl Client {
         super_: &types::Type,
         options: SuperOptions,
     ) -> Result<ResponseValue<types::Type>, Error<SuperError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "super",
-            path: "/ops/super/{super}",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = request::path("/ops/super/{super}", &[&super_]);
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/ops/super/{super}",
+                "super",
+            )
+            .secured(&[&["build"], &["timeout"]]);
+        let path = request::path(OPERATION.path, &[&super_]);
         let mut query = Query::new();
         query.append_opt("crate", options.crate_.as_ref());
         let query = query.finish();
@@ -939,16 +838,9 @@ impl Client {
         &self,
         options: ResultOptions,
     ) -> Result<ResponseValue<types::ResultOkBody>, Error<ResultError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "Result",
-            path: "/ops/kinds",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/kinds";
+        const OPERATION: OperationInfo = OperationInfo::get("/ops/kinds", "Result")
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_opt("Ok", options.ok.as_ref());
         query.append_opt("Err", options.err.as_ref());
@@ -974,16 +866,12 @@ impl Client {
     pub async fn get_internal(
         &self,
     ) -> Result<ResponseValue<()>, Error<GetInternalError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "getInternal",
-            path: "/ops/headers/internal",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/headers/internal";
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/ops/headers/internal",
+                "getInternal",
+            )
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
@@ -999,16 +887,9 @@ impl Client {
     /// `GET /ops/headers` (operation `get`).
     #[cfg(feature = "ops")]
     pub async fn get(&self) -> Result<ResponseValue<()>, Error<GetError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "get",
-            path: "/ops/headers",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/headers";
+        const OPERATION: OperationInfo = OperationInfo::get("/ops/headers", "get")
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
@@ -1045,16 +926,12 @@ impl Client {
         body: &types::Placeholder,
         options: PlaceholdersOptions,
     ) -> Result<ResponseValue<types::Placeholder>, Error<PlaceholdersError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "placeholders",
-            path: "/ops/placeholders",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/placeholders";
+        const OPERATION: OperationInfo = OperationInfo::post(
+                "/ops/placeholders",
+                "placeholders",
+            )
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_opt("foo", options.foo.as_ref());
         let query = query.finish();
@@ -1114,16 +991,9 @@ impl Client {
         mark: &str,
         options: BracesOptions,
     ) -> Result<ResponseValue<types::BracesOkBody>, Error<BracesError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "braces",
-            path: "/ops/braces",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/braces";
+        const OPERATION: OperationInfo = OperationInfo::get("/ops/braces", "braces")
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let mut query = Query::new();
         query.append("mark", mark);
         query.append_opt("kind", options.kind.as_ref());
@@ -1158,16 +1028,9 @@ impl Client {
         &self,
         options: CloneOptions,
     ) -> Result<ResponseValue<types::Chain>, Error<CloneError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "clone",
-            path: "/ops/clone",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/clone";
+        const OPERATION: OperationInfo = OperationInfo::get("/ops/clone", "clone")
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_opt("old", options.old.as_ref());
         let query = query.finish();
@@ -1191,16 +1054,9 @@ impl Client {
         &self,
         body: &types::Loose,
     ) -> Result<ResponseValue<types::V1stOkBody>, Error<V1stError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "1st",
-            path: "/ops/1st",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/1st";
+        const OPERATION: OperationInfo = OperationInfo::post("/ops/1st", "1st")
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let body = request::to_json(body)?;
         let raw = self
@@ -1239,16 +1095,12 @@ impl Client {
     #[cfg(feature = "ops")]
     #[allow(clippy::new_ret_no_self, clippy::wrong_self_convention)]
     pub async fn new(&self) -> Result<ResponseValue<()>, Error<NewError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "new",
-            path: "/ops/conventions/new",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/conventions/new";
+        const OPERATION: OperationInfo = OperationInfo::post(
+                "/ops/conventions/new",
+                "new",
+            )
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
@@ -1262,16 +1114,12 @@ impl Client {
     #[cfg(feature = "ops")]
     #[allow(clippy::wrong_self_convention)]
     pub async fn from_text(&self) -> Result<ResponseValue<()>, Error<FromTextError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "fromText",
-            path: "/ops/conventions/from",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/conventions/from";
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/ops/conventions/from",
+                "fromText",
+            )
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
@@ -1285,16 +1133,12 @@ impl Client {
     #[cfg(feature = "ops")]
     #[allow(clippy::wrong_self_convention)]
     pub async fn into_pdf(&self) -> Result<ResponseValue<()>, Error<IntoPdfError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "intoPdf",
-            path: "/ops/conventions/into",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/conventions/into";
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/ops/conventions/into",
+                "intoPdf",
+            )
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
@@ -1307,16 +1151,12 @@ impl Client {
     /// `GET /ops/conventions/as` (operation `asJson`).
     #[cfg(feature = "ops")]
     pub async fn as_json(&self) -> Result<ResponseValue<()>, Error<AsJsonError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "asJson",
-            path: "/ops/conventions/as",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/conventions/as";
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/ops/conventions/as",
+                "asJson",
+            )
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
@@ -1329,16 +1169,12 @@ impl Client {
     /// `GET /ops/conventions/to` (operation `toCsv`).
     #[cfg(feature = "ops")]
     pub async fn to_csv(&self) -> Result<ResponseValue<()>, Error<ToCsvError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "toCsv",
-            path: "/ops/conventions/to",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/conventions/to";
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/ops/conventions/to",
+                "toCsv",
+            )
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
@@ -1352,16 +1188,12 @@ impl Client {
     #[cfg(feature = "ops")]
     #[allow(clippy::wrong_self_convention)]
     pub async fn to_csv_mut(&self) -> Result<ResponseValue<()>, Error<ToCsvMutError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "toCsvMut",
-            path: "/ops/conventions/to-mut",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/conventions/to-mut";
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/ops/conventions/to-mut",
+                "toCsvMut",
+            )
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
@@ -1374,16 +1206,12 @@ impl Client {
     /// `GET /ops/conventions/is` (operation `isReady`).
     #[cfg(feature = "ops")]
     pub async fn is_ready(&self) -> Result<ResponseValue<()>, Error<IsReadyError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "isReady",
-            path: "/ops/conventions/is",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/conventions/is";
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/ops/conventions/is",
+                "isReady",
+            )
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
@@ -1396,16 +1224,12 @@ impl Client {
     /// `GET /ops/conventions/next` (operation `next`).
     #[cfg(feature = "ops")]
     pub async fn next(&self) -> Result<ResponseValue<()>, Error<NextError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "next",
-            path: "/ops/conventions/next",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/conventions/next";
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/ops/conventions/next",
+                "next",
+            )
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
@@ -1419,16 +1243,12 @@ impl Client {
     #[cfg(feature = "ops")]
     #[allow(clippy::wrong_self_convention)]
     pub async fn from_str(&self) -> Result<ResponseValue<()>, Error<FromStrError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "fromStr",
-            path: "/ops/conventions/from-str",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/conventions/from-str";
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/ops/conventions/from-str",
+                "fromStr",
+            )
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
@@ -1441,16 +1261,12 @@ impl Client {
     /// `GET /ops/conventions/default` (operation `default`).
     #[cfg(feature = "ops")]
     pub async fn default(&self) -> Result<ResponseValue<()>, Error<DefaultError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "default",
-            path: "/ops/conventions/default",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/conventions/default";
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/ops/conventions/default",
+                "default",
+            )
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
@@ -1464,16 +1280,12 @@ impl Client {
     #[cfg(feature = "ops")]
     #[allow(clippy::wrong_self_convention)]
     pub async fn from_iter(&self) -> Result<ResponseValue<()>, Error<FromIterError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "from_iter",
-            path: "/ops/conventions/from-iter",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["build"], &["timeout"]],
-            idempotency_key: false,
-        };
-        let path = "/ops/conventions/from-iter";
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/ops/conventions/from-iter",
+                "from_iter",
+            )
+            .secured(&[&["build"], &["timeout"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {

@@ -264,16 +264,12 @@ impl Client {
     pub async fn get_current_owner(
         &self,
     ) -> Result<ResponseValue<Option<types::Owner>>, Error<GetCurrentOwnerError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "getCurrentOwner",
-            path: "/owners/current",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["basic"]],
-            idempotency_key: false,
-        };
-        let path = "/owners/current";
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/owners/current",
+                "getCurrentOwner",
+            )
+            .secured(&[&["basic"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -293,16 +289,9 @@ impl Client {
     pub async fn list_owners(
         &self,
     ) -> Result<ResponseValue<Option<Vec<types::Owner>>>, Error<ListOwnersError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "listOwners",
-            path: "/owners",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["basic"]],
-            idempotency_key: false,
-        };
-        let path = "/owners";
+        const OPERATION: OperationInfo = OperationInfo::get("/owners", "listOwners")
+            .secured(&[&["basic"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -323,16 +312,12 @@ impl Client {
         &self,
         id: i64,
     ) -> Result<ResponseValue<()>, Error<DeleteOwnerError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "deleteOwner",
-            path: "/owners/{id}",
-            method: http::Method::DELETE,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["basic"]],
-            idempotency_key: false,
-        };
-        let path = request::path("/owners/{id}", &[&id]);
+        const OPERATION: OperationInfo = OperationInfo::delete(
+                "/owners/{id}",
+                "deleteOwner",
+            )
+            .secured(&[&["basic"]]);
+        let path = request::path(OPERATION.path, &[&id]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, None).await?;
         match raw.status.as_u16() {
@@ -349,16 +334,9 @@ impl Client {
     pub async fn get_lateness(
         &self,
     ) -> Result<ResponseValue<Option<f64>>, Error<GetLatenessError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "getLateness",
-            path: "/lateness",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["basic"]],
-            idempotency_key: false,
-        };
-        let path = "/lateness";
+        const OPERATION: OperationInfo = OperationInfo::get("/lateness", "getLateness")
+            .secured(&[&["basic"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -375,16 +353,9 @@ impl Client {
     /// `POST /hold` (operation `hold`).
     #[cfg(feature = "hold")]
     pub async fn hold(&self) -> Result<ResponseValue<()>, Error<HoldError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "hold",
-            path: "/hold",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[&["basic"]],
-            idempotency_key: false,
-        };
-        let path = "/hold";
+        const OPERATION: OperationInfo = OperationInfo::post("/hold", "hold")
+            .secured(&[&["basic"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -401,16 +372,9 @@ impl Client {
     pub async fn get_report(
         &self,
     ) -> Result<ResponseValue<serde_json::Value>, Error<GetReportError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "getReport",
-            path: "/report",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["basic"]],
-            idempotency_key: false,
-        };
-        let path = "/report";
+        const OPERATION: OperationInfo = OperationInfo::get("/report", "getReport")
+            .secured(&[&["basic"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self
             .transport
@@ -434,16 +398,9 @@ impl Client {
     pub async fn get_profile(
         &self,
     ) -> Result<ResponseValue<types::Owner>, Error<GetProfileError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "getProfile",
-            path: "/profile",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["basic"]],
-            idempotency_key: false,
-        };
-        let path = "/profile";
+        const OPERATION: OperationInfo = OperationInfo::get("/profile", "getProfile")
+            .secured(&[&["basic"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self
             .transport
@@ -463,16 +420,9 @@ impl Client {
     /// `GET /motd` (operation `getMotd`).
     #[cfg(feature = "motd")]
     pub async fn get_motd(&self) -> Result<ResponseValue<String>, Error<GetMotdError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "getMotd",
-            path: "/motd",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["basic"]],
-            idempotency_key: false,
-        };
-        let path = "/motd";
+        const OPERATION: OperationInfo = OperationInfo::get("/motd", "getMotd")
+            .secured(&[&["basic"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, Some("*/*")).await?;
         match raw.status.as_u16() {
@@ -491,16 +441,9 @@ impl Client {
     pub async fn list_tool_calls(
         &self,
     ) -> Result<ResponseValue<types::ListToolCallsOkBody>, Error<ListToolCallsError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "listToolCalls",
-            path: "/calls",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["basic"]],
-            idempotency_key: false,
-        };
-        let path = "/calls";
+        const OPERATION: OperationInfo = OperationInfo::get("/calls", "listToolCalls")
+            .secured(&[&["basic"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -524,16 +467,9 @@ impl Client {
         &self,
         text: &str,
     ) -> Result<ResponseValue<bytes::Bytes>, Error<GetSpeechError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "getSpeech",
-            path: "/speech",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["basic"]],
-            idempotency_key: false,
-        };
-        let path = "/speech";
+        const OPERATION: OperationInfo = OperationInfo::get("/speech", "getSpeech")
+            .secured(&[&["basic"]]);
+        let path = OPERATION.path;
         let mut query = Query::new();
         query.append("text", text);
         let query = query.finish();
@@ -556,16 +492,9 @@ impl Client {
     pub async fn open_socket(
         &self,
     ) -> Result<ResponseValue<()>, Error<OpenSocketError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "openSocket",
-            path: "/socket",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["basic"]],
-            idempotency_key: false,
-        };
-        let path = "/socket";
+        const OPERATION: OperationInfo = OperationInfo::get("/socket", "openSocket")
+            .secured(&[&["basic"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -599,16 +528,12 @@ impl Client {
         id: &str,
         options: GetDocumentOptions,
     ) -> Result<ResponseValue<types::GetDocumentOkBody>, Error<GetDocumentError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "getDocument",
-            path: "/documents/{id}",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["basic"]],
-            idempotency_key: false,
-        };
-        let path = request::path("/documents/{id}", &[&id]);
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/documents/{id}",
+                "getDocument",
+            )
+            .secured(&[&["basic"]]);
+        let path = request::path(OPERATION.path, &[&id]);
         let mut query = Query::new();
         query.append_opt("version", options.version.as_ref());
         let query = query.finish();
@@ -634,16 +559,11 @@ impl Client {
         authorization: &str,
         body: &types::CheckTokenBody,
     ) -> Result<ResponseValue<types::CheckTokenOkBody>, Error<CheckTokenError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "checkToken",
-            path: "/tokens/check",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/tokens/check";
+        const OPERATION: OperationInfo = OperationInfo::post(
+            "/tokens/check",
+            "checkToken",
+        );
+        let path = OPERATION.path;
         let query = "";
         let body = request::to_json(body)?;
         let raw = self
@@ -692,16 +612,9 @@ impl Client {
         name: &str,
         body: &bytes::Bytes,
     ) -> Result<ResponseValue<String>, Error<PutBlobError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "putBlob",
-            path: "/blobs/{name}",
-            method: http::Method::PUT,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["basic"]],
-            idempotency_key: false,
-        };
-        let path = request::path("/blobs/{name}", &[&name]);
+        const OPERATION: OperationInfo = OperationInfo::put("/blobs/{name}", "putBlob")
+            .secured(&[&["basic"]]);
+        let path = request::path(OPERATION.path, &[&name]);
         let query = "";
         let body = Ok::<_, crate::runtime::error::SendError>(body.clone())?;
         let raw = self
@@ -750,16 +663,9 @@ impl Client {
         name: &str,
         body: impl Into<crate::runtime::request::Upload>,
     ) -> Result<ResponseValue<String>, Error<PutImageError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "putImage",
-            path: "/images/{name}",
-            method: http::Method::PUT,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["basic"]],
-            idempotency_key: false,
-        };
-        let path = request::path("/images/{name}", &[&name]);
+        const OPERATION: OperationInfo = OperationInfo::put("/images/{name}", "putImage")
+            .secured(&[&["basic"]]);
+        let path = request::path(OPERATION.path, &[&name]);
         let query = "";
         let body: crate::runtime::request::Upload = body.into();
         let content_type = body.content_type("image/png")?;
@@ -802,16 +708,9 @@ impl Client {
         &self,
         body: impl Into<crate::runtime::request::Upload>,
     ) -> Result<ResponseValue<String>, Error<AddAssetError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "addAsset",
-            path: "/assets",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[&["basic"]],
-            idempotency_key: false,
-        };
-        let path = "/assets";
+        const OPERATION: OperationInfo = OperationInfo::post("/assets", "addAsset")
+            .secured(&[&["basic"]]);
+        let path = OPERATION.path;
         let query = "";
         let body: crate::runtime::request::Upload = body.into();
         let content_type = body.content_type("*/*")?;
@@ -849,16 +748,9 @@ impl Client {
         &self,
         body: &str,
     ) -> Result<ResponseValue<String>, Error<AddNoteError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "addNote",
-            path: "/notes",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[&["basic"]],
-            idempotency_key: false,
-        };
-        let path = "/notes";
+        const OPERATION: OperationInfo = OperationInfo::post("/notes", "addNote")
+            .secured(&[&["basic"]]);
+        let path = OPERATION.path;
         let query = "";
         let body = Ok::<
             _,
@@ -901,16 +793,9 @@ impl Client {
         &self,
         body: &crate::runtime::multipart::Form,
     ) -> Result<ResponseValue<types::AddAlbumOkBody>, Error<AddAlbumError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "addAlbum",
-            path: "/albums",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[&["basic"]],
-            idempotency_key: false,
-        };
-        let path = "/albums";
+        const OPERATION: OperationInfo = OperationInfo::post("/albums", "addAlbum")
+            .secured(&[&["basic"]]);
+        let path = OPERATION.path;
         let query = "";
         let (multipart_type, body) = body.encode();
         let raw = self
@@ -950,16 +835,9 @@ impl Client {
         &self,
         body: &types::AddPosterBody,
     ) -> Result<ResponseValue<types::AddPosterOkBody>, Error<AddPosterError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "addPoster",
-            path: "/posters",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[&["basic"]],
-            idempotency_key: false,
-        };
-        let path = "/posters";
+        const OPERATION: OperationInfo = OperationInfo::post("/posters", "addPoster")
+            .secured(&[&["basic"]]);
+        let path = OPERATION.path;
         let query = "";
         let body = request::to_json(body)?;
         let raw = self
@@ -1005,16 +883,9 @@ impl Client {
         &self,
         body: &crate::runtime::multipart::Form,
     ) -> Result<ResponseValue<types::AddPosterOkBody>, Error<AddPosterError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "addPoster",
-            path: "/posters",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[&["basic"]],
-            idempotency_key: false,
-        };
-        let path = "/posters";
+        const OPERATION: OperationInfo = OperationInfo::post("/posters", "addPoster")
+            .secured(&[&["basic"]]);
+        let path = OPERATION.path;
         let query = "";
         let (multipart_type, body) = body.encode();
         let raw = self

@@ -308,16 +308,12 @@ impl Client {
         x_trace: &str,
         options: GetTreesIdOptions,
     ) -> Result<ResponseValue<GetTreesIdSuccess>, Error<GetTreesIdError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "get_trees_id",
-            path: "/trees/{id}",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["basic"], &["queryKey", "cookieKey"]],
-            idempotency_key: false,
-        };
-        let path = request::path("/trees/{id}", &[&id]);
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/trees/{id}",
+                "get_trees_id",
+            )
+            .secured(&[&["basic"], &["queryKey", "cookieKey"]]);
+        let path = request::path(OPERATION.path, &[&id]);
         let mut query = Query::new();
         query.append_opt("depth", options.depth.as_ref());
         if let Some(values) = options.ids.as_ref() {
@@ -384,16 +380,9 @@ impl Client {
         &self,
         body: Option<&types::FormEntry>,
     ) -> Result<ResponseValue<()>, Error<PostFormsError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "post_forms",
-            path: "/forms",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[&["oauth"]],
-            idempotency_key: false,
-        };
-        let path = "/forms";
+        const OPERATION: OperationInfo = OperationInfo::post("/forms", "post_forms")
+            .secured(&[&["oauth"]]);
+        let path = OPERATION.path;
         let query = "";
         let body = body.map(request::to_json).transpose()?;
         let raw = self
@@ -432,16 +421,9 @@ impl Client {
         &self,
         body: Option<&crate::runtime::multipart::Form>,
     ) -> Result<ResponseValue<()>, Error<PostFormsError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "post_forms",
-            path: "/forms",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[&["oauth"]],
-            idempotency_key: false,
-        };
-        let path = "/forms";
+        const OPERATION: OperationInfo = OperationInfo::post("/forms", "post_forms")
+            .secured(&[&["oauth"]]);
+        let path = OPERATION.path;
         let query = "";
         let body = body.map(|body| body.encode());
         let raw = self
@@ -477,16 +459,8 @@ impl Client {
         &self,
         body: &types::Dish,
     ) -> Result<ResponseValue<types::Dish>, Error<AddDishError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "addDish",
-            path: "/dishes",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/dishes";
+        const OPERATION: OperationInfo = OperationInfo::post("/dishes", "addDish");
+        let path = OPERATION.path;
         let query = "";
         let body = request::to_form(body)?;
         let raw = self
@@ -534,16 +508,8 @@ impl Client {
         &self,
         body: &crate::runtime::multipart::Form,
     ) -> Result<ResponseValue<types::Dish>, Error<AddDishError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "addDish",
-            path: "/dishes",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/dishes";
+        const OPERATION: OperationInfo = OperationInfo::post("/dishes", "addDish");
+        let path = OPERATION.path;
         let query = "";
         let (multipart_type, body) = body.encode();
         let raw = self
@@ -587,16 +553,8 @@ impl Client {
         &self,
         body: impl Into<crate::runtime::request::Upload>,
     ) -> Result<ResponseValue<String>, Error<PutRawNoteError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "putRawNote",
-            path: "/raw-notes",
-            method: http::Method::PUT,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/raw-notes";
+        const OPERATION: OperationInfo = OperationInfo::put("/raw-notes", "putRawNote");
+        let path = OPERATION.path;
         let query = "";
         let body: crate::runtime::request::Upload = body.into();
         let content_type = body.content_type("*/*")?;
@@ -636,16 +594,8 @@ impl Client {
         &self,
         body: &types::CreateVideoBody,
     ) -> Result<ResponseValue<String>, Error<CreateVideoError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "createVideo",
-            path: "/videos",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/videos";
+        const OPERATION: OperationInfo = OperationInfo::post("/videos", "createVideo");
+        let path = OPERATION.path;
         let query = "";
         let body = request::to_json(body)?;
         let raw = self
@@ -691,16 +641,8 @@ impl Client {
         &self,
         body: &crate::runtime::multipart::Form,
     ) -> Result<ResponseValue<String>, Error<CreateVideoError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "createVideo",
-            path: "/videos",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/videos";
+        const OPERATION: OperationInfo = OperationInfo::post("/videos", "createVideo");
+        let path = OPERATION.path;
         let query = "";
         let (multipart_type, body) = body.encode();
         let raw = self
@@ -738,16 +680,8 @@ impl Client {
         &self,
         body: &crate::runtime::multipart::Form,
     ) -> Result<ResponseValue<String>, Error<UploadError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "upload",
-            path: "/uploads",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/uploads";
+        const OPERATION: OperationInfo = OperationInfo::post("/uploads", "upload");
+        let path = OPERATION.path;
         let query = "";
         let (multipart_type, body) = body.encode();
         let raw = self
@@ -782,16 +716,8 @@ impl Client {
         &self,
         body: &bytes::Bytes,
     ) -> Result<ResponseValue<String>, Error<PutBlobsError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "put_blobs",
-            path: "/blobs",
-            method: http::Method::PUT,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/blobs";
+        const OPERATION: OperationInfo = OperationInfo::put("/blobs", "put_blobs");
+        let path = OPERATION.path;
         let query = "";
         let body = Ok::<_, crate::runtime::error::SendError>(body.clone())?;
         let raw = self
@@ -829,16 +755,8 @@ impl Client {
         &self,
         body: &str,
     ) -> Result<ResponseValue<()>, Error<PostNotesError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "post_notes",
-            path: "/notes",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/notes";
+        const OPERATION: OperationInfo = OperationInfo::post("/notes", "post_notes");
+        let path = OPERATION.path;
         let query = "";
         let body = Ok::<
             _,
@@ -896,16 +814,8 @@ impl Client {
         &self,
         options: ListTaggedOptions,
     ) -> Result<ResponseValue<Vec<String>>, Error<ListTaggedError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "listTagged",
-            path: "/tagged",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/tagged";
+        const OPERATION: OperationInfo = OperationInfo::get("/tagged", "listTagged");
+        let path = OPERATION.path;
         let mut query = Query::new();
         if let Some(values) = options.tag.as_ref() {
             query.append_array("tag", values, true, ',');
@@ -926,16 +836,8 @@ impl Client {
     pub async fn get_things(
         &self,
     ) -> Result<ResponseValue<types::GetThingsOkBody>, Error<GetThingsError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "get_things",
-            path: "/things",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/things";
+        const OPERATION: OperationInfo = OperationInfo::get("/things", "get_things");
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -969,16 +871,8 @@ impl Client {
         range: &types::Range,
         options: EchoFiltersOptions,
     ) -> Result<ResponseValue<types::EchoFiltersOkBody>, Error<EchoFiltersError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "echoFilters",
-            path: "/filters",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/filters";
+        const OPERATION: OperationInfo = OperationInfo::get("/filters", "echoFilters");
+        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_opt("q", options.q.as_ref());
         if let Some(value) = options.metadata.as_ref() {
@@ -1009,16 +903,8 @@ impl Client {
         &self,
         body: &types::EchoChoicesBody,
     ) -> Result<ResponseValue<types::EchoChoicesOkBody>, Error<EchoChoicesError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "echoChoices",
-            path: "/choices",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/choices";
+        const OPERATION: OperationInfo = OperationInfo::post("/choices", "echoChoices");
+        let path = OPERATION.path;
         let query = "";
         let body = request::to_json(body)?;
         let raw = self
@@ -1074,15 +960,10 @@ impl Client {
         names: &[String],
         options: EchoLabelsOptions,
     ) -> Result<ResponseValue<types::EchoLabelsOkBody>, Error<EchoLabelsError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "echoLabels",
-            path: "/labels/{names}",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
+        const OPERATION: OperationInfo = OperationInfo::get(
+            "/labels/{names}",
+            "echoLabels",
+        );
         let path = format!(
             "/labels/{}", names.iter().map(| item | request::encode_path_segment(&
             ToParam::to_param(item))).collect:: < Vec < _ >> ().join(",")

@@ -182,16 +182,8 @@ impl Client {
         &self,
         body: &types::HeldAmount,
     ) -> Result<ResponseValue<types::HeldAmount>, Error<PutHeldAmountError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "putHeldAmount",
-            path: "/amounts",
-            method: http::Method::PUT,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/amounts";
+        const OPERATION: OperationInfo = OperationInfo::put("/amounts", "putHeldAmount");
+        let path = OPERATION.path;
         let query = "";
         let body = request::to_json(body)?;
         let raw = self
@@ -252,16 +244,11 @@ impl Client {
         body: &types::Amounts,
         options: PostAmountsOptions,
     ) -> Result<ResponseValue<types::Amounts>, Error<PostAmountsError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "postAmounts",
-            path: "/amounts/{total}",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = request::path("/amounts/{total}", &[&total]);
+        const OPERATION: OperationInfo = OperationInfo::post(
+            "/amounts/{total}",
+            "postAmounts",
+        );
+        let path = request::path(OPERATION.path, &[&total]);
         let mut query = Query::new();
         query.append_opt("least", options.least.as_ref());
         let query = query.finish();
@@ -321,16 +308,8 @@ impl Client {
         id: uuid::Uuid,
         options: GetEventOptions,
     ) -> Result<ResponseValue<types::Event>, Error<GetEventError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "getEvent",
-            path: "/events/{id}",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = request::path("/events/{id}", &[&id]);
+        const OPERATION: OperationInfo = OperationInfo::get("/events/{id}", "getEvent");
+        let path = request::path(OPERATION.path, &[&id]);
         let mut query = Query::new();
         query.append_opt("since", options.since.as_ref());
         query.append_opt("day", options.day.as_ref());
@@ -379,16 +358,8 @@ impl Client {
         id: uuid::Uuid,
         body: &types::Event,
     ) -> Result<ResponseValue<types::Event>, Error<PutEventError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "putEvent",
-            path: "/events/{id}",
-            method: http::Method::PUT,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = request::path("/events/{id}", &[&id]);
+        const OPERATION: OperationInfo = OperationInfo::put("/events/{id}", "putEvent");
+        let path = request::path(OPERATION.path, &[&id]);
         let query = "";
         let body = request::to_json(body)?;
         let raw = self

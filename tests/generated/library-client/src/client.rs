@@ -245,16 +245,9 @@ impl Client {
         &self,
         options: SearchBooksOptions,
     ) -> Result<ResponseValue<Vec<types::Book>>, Error<SearchBooksError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "searchBooks",
-            path: "/books",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["libraryKey"]],
-            idempotency_key: false,
-        };
-        let path = "/books";
+        const OPERATION: OperationInfo = OperationInfo::get("/books", "searchBooks")
+            .secured(&[&["libraryKey"]]);
+        let path = OPERATION.path;
         let mut query = Query::new();
         if let Some(values) = options.format.as_ref() {
             query.append_array("format", values, true, ',');
@@ -298,16 +291,12 @@ impl Client {
         &self,
         isbn: &str,
     ) -> Result<ResponseValue<types::Book>, Error<GetBooksIsbnError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "get_books_isbn",
-            path: "/books/{isbn}",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["libraryKey"]],
-            idempotency_key: false,
-        };
-        let path = request::path("/books/{isbn}", &[&isbn]);
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/books/{isbn}",
+                "get_books_isbn",
+            )
+            .secured(&[&["libraryKey"]]);
+        let path = request::path(OPERATION.path, &[&isbn]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -326,16 +315,12 @@ impl Client {
         &self,
         isbn: &str,
     ) -> Result<ResponseValue<()>, Error<WithdrawBookError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "withdrawBook",
-            path: "/books/{isbn}",
-            method: http::Method::DELETE,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["libraryKey"]],
-            idempotency_key: false,
-        };
-        let path = request::path("/books/{isbn}", &[&isbn]);
+        const OPERATION: OperationInfo = OperationInfo::delete(
+                "/books/{isbn}",
+                "withdrawBook",
+            )
+            .secured(&[&["libraryKey"]]);
+        let path = request::path(OPERATION.path, &[&isbn]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, None).await?;
         match raw.status.as_u16() {
@@ -352,16 +337,12 @@ impl Client {
         member_id: i64,
         body: &types::LoanRequest,
     ) -> Result<ResponseValue<types::Loan>, Error<LendBookError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "lendBook",
-            path: "/members/{memberId}/loans",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[&["libraryKey"]],
-            idempotency_key: false,
-        };
-        let path = request::path("/members/{memberId}/loans", &[&member_id]);
+        const OPERATION: OperationInfo = OperationInfo::post(
+                "/members/{memberId}/loans",
+                "lendBook",
+            )
+            .secured(&[&["libraryKey"]]);
+        let path = request::path(OPERATION.path, &[&member_id]);
         let query = "";
         let body = request::to_json(body)?;
         let raw = self

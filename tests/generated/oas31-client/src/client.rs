@@ -238,16 +238,8 @@ impl Client {
         &self,
         body: &types::Record,
     ) -> Result<ResponseValue<types::Record>, Error<AddRecordError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "addRecord",
-            path: "/records",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/records";
+        const OPERATION: OperationInfo = OperationInfo::post("/records", "addRecord");
+        let path = OPERATION.path;
         let query = "";
         let body = request::to_json(body)?;
         let raw = self
@@ -288,16 +280,8 @@ impl Client {
         &self,
         body: &types::Labels,
     ) -> Result<ResponseValue<types::Labels>, Error<PutLabelsError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "putLabels",
-            path: "/labels",
-            method: http::Method::PUT,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/labels";
+        const OPERATION: OperationInfo = OperationInfo::put("/labels", "putLabels");
+        let path = OPERATION.path;
         let query = "";
         let body = request::to_json(body)?;
         let raw = self
@@ -338,16 +322,11 @@ impl Client {
         &self,
         body: &types::Shipment,
     ) -> Result<ResponseValue<types::Shipment>, Error<AddShipmentError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "addShipment",
-            path: "/shipments",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/shipments";
+        const OPERATION: OperationInfo = OperationInfo::post(
+            "/shipments",
+            "addShipment",
+        );
+        let path = OPERATION.path;
         let query = "";
         let body = request::to_json(body)?;
         let raw = self
@@ -392,16 +371,8 @@ impl Client {
         &self,
         body: &types::Gate,
     ) -> Result<ResponseValue<()>, Error<AddGateError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "addGate",
-            path: "/gates",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/gates";
+        const OPERATION: OperationInfo = OperationInfo::post("/gates", "addGate");
+        let path = OPERATION.path;
         let query = "";
         let body = request::to_json(body)?;
         let raw = self
@@ -444,16 +415,8 @@ impl Client {
         &self,
         gate: &str,
     ) -> Result<ResponseValue<()>, Error<GateLogError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "gateLog",
-            path: "/gate-log",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/gate-log";
+        const OPERATION: OperationInfo = OperationInfo::get("/gate-log", "gateLog");
+        let path = OPERATION.path;
         let mut query = Query::new();
         query.append("gate", gate);
         let query = query.finish();
@@ -486,16 +449,12 @@ impl Client {
         &self,
         options: OpenGateOptions,
     ) -> Result<ResponseValue<()>, Error<OpenGateError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "openGate",
-            path: "/gate-openings",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[],
-            idempotency_key: true,
-        };
-        let path = "/gate-openings";
+        const OPERATION: OperationInfo = OperationInfo::post(
+                "/gate-openings",
+                "openGate",
+            )
+            .idempotency_key();
+        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_opt("floor", options.floor.as_ref());
         query.append_opt("side", options.side.as_ref());
@@ -518,16 +477,11 @@ impl Client {
         &self,
         body: &types::AddGateNoteBody,
     ) -> Result<ResponseValue<()>, Error<AddGateNoteError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "addGateNote",
-            path: "/gate-notes",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/gate-notes";
+        const OPERATION: OperationInfo = OperationInfo::post(
+            "/gate-notes",
+            "addGateNote",
+        );
+        let path = OPERATION.path;
         let query = "";
         let body = request::to_form(body)?;
         let raw = self
@@ -572,16 +526,11 @@ impl Client {
         &self,
         body: &crate::runtime::multipart::Form,
     ) -> Result<ResponseValue<()>, Error<AddGatePhotoError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "addGatePhoto",
-            path: "/gate-photos",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/gate-photos";
+        const OPERATION: OperationInfo = OperationInfo::post(
+            "/gate-photos",
+            "addGatePhoto",
+        );
+        let path = OPERATION.path;
         let query = "";
         let (multipart_type, body) = body.encode();
         let raw = self
@@ -621,16 +570,11 @@ impl Client {
         &self,
         body: &crate::runtime::multipart::Form,
     ) -> Result<ResponseValue<()>, Error<AddGateVisitError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "addGateVisit",
-            path: "/gate-visits",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/gate-visits";
+        const OPERATION: OperationInfo = OperationInfo::post(
+            "/gate-visits",
+            "addGateVisit",
+        );
+        let path = OPERATION.path;
         let query = "";
         let (multipart_type, body) = body.encode();
         let raw = self
@@ -679,16 +623,8 @@ impl Client {
         &self,
         options: ListCommandsOptions,
     ) -> Result<ResponseValue<types::CommandStatus>, Error<ListCommandsError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "listCommands",
-            path: "/commands",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/commands";
+        const OPERATION: OperationInfo = OperationInfo::get("/commands", "listCommands");
+        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_opt("status", options.status.as_ref());
         let query = query.finish();
@@ -715,16 +651,8 @@ impl Client {
         &self,
         body: &Option<Vec<types::Command>>,
     ) -> Result<ResponseValue<Option<Vec<types::Command>>>, Error<PutCommandsError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "putCommands",
-            path: "/commands",
-            method: http::Method::PUT,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/commands";
+        const OPERATION: OperationInfo = OperationInfo::put("/commands", "putCommands");
+        let path = OPERATION.path;
         let query = "";
         let body = request::to_json(body)?;
         let raw = self
@@ -771,16 +699,11 @@ impl Client {
         &self,
         body: &types::RequestReviewsBody,
     ) -> Result<ResponseValue<()>, Error<RequestReviewsError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "requestReviews",
-            path: "/reviews",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/reviews";
+        const OPERATION: OperationInfo = OperationInfo::post(
+            "/reviews",
+            "requestReviews",
+        );
+        let path = OPERATION.path;
         let query = "";
         let body = request::to_json(body)?;
         let raw = self
@@ -821,16 +744,11 @@ impl Client {
         &self,
         body: &types::EditGistFileBody,
     ) -> Result<ResponseValue<()>, Error<EditGistFileError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "editGistFile",
-            path: "/gist-files",
-            method: http::Method::PATCH,
-            idempotent: false,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/gist-files";
+        const OPERATION: OperationInfo = OperationInfo::patch(
+            "/gist-files",
+            "editGistFile",
+        );
+        let path = OPERATION.path;
         let query = "";
         let body = request::to_json(body)?;
         let raw = self
@@ -871,16 +789,11 @@ impl Client {
         &self,
         body: &types::AddImageRefBody,
     ) -> Result<ResponseValue<()>, Error<AddImageRefError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "addImageRef",
-            path: "/image-refs",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/image-refs";
+        const OPERATION: OperationInfo = OperationInfo::post(
+            "/image-refs",
+            "addImageRef",
+        );
+        let path = OPERATION.path;
         let query = "";
         let body = request::to_json(body)?;
         let raw = self
@@ -919,16 +832,11 @@ impl Client {
         &self,
         body: &std::collections::BTreeMap<String, String>,
     ) -> Result<ResponseValue<()>, Error<PutModerationError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "putModeration",
-            path: "/moderation",
-            method: http::Method::PUT,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/moderation";
+        const OPERATION: OperationInfo = OperationInfo::put(
+            "/moderation",
+            "putModeration",
+        );
+        let path = OPERATION.path;
         let query = "";
         let body = request::to_json(body)?;
         let raw = self
@@ -971,16 +879,11 @@ impl Client {
         &self,
         body: &crate::runtime::multipart::Form,
     ) -> Result<ResponseValue<()>, Error<PutModerationError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "putModeration",
-            path: "/moderation",
-            method: http::Method::PUT,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/moderation";
+        const OPERATION: OperationInfo = OperationInfo::put(
+            "/moderation",
+            "putModeration",
+        );
+        let path = OPERATION.path;
         let query = "";
         let (multipart_type, body) = body.encode();
         let raw = self

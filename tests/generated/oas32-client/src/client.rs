@@ -248,16 +248,9 @@ impl Client {
         ResponseValue<EventStream<types::Tick, WatchTicksError>>,
         Error<WatchTicksError>,
     > {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "watchTicks",
-            path: "/ticks",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = "/ticks";
+        const OPERATION: OperationInfo = OperationInfo::get("/ticks", "watchTicks")
+            .secured(&[&["bearerAuth"]]);
+        let path = OPERATION.path;
         let mut query = Query::new();
         query.append("count", &count);
         let query = query.finish();
@@ -311,7 +304,7 @@ impl Client {
             security: &[&["bearerAuth"]],
             idempotency_key: false,
         };
-        let path = "/ticks";
+        let path = operation.path;
         let query = "";
         let body = request::to_json(body)?;
         let raw = self
@@ -361,16 +354,13 @@ impl Client {
         ResponseValue<JsonLines<types::Tick, ExportTicksError>>,
         Error<ExportTicksError>,
     > {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "exportTicks",
-            path: "/ticks/lines",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: true,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = "/ticks/lines";
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/ticks/lines",
+                "exportTicks",
+            )
+            .deprecated()
+            .secured(&[&["bearerAuth"]]);
+        let path = OPERATION.path;
         let mut query = Query::new();
         query.append("count", &count);
         let query = query.finish();
@@ -411,16 +401,9 @@ impl Client {
         &self,
         filter: &types::TickFilter,
     ) -> Result<ResponseValue<Vec<types::Tick>>, Error<FindTicksError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "findTicks",
-            path: "/ticks/search",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = "/ticks/search";
+        const OPERATION: OperationInfo = OperationInfo::get("/ticks/search", "findTicks")
+            .secured(&[&["bearerAuth"]]);
+        let path = OPERATION.path;
         let query = request::to_query_string(filter)?;
         let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
         match raw.status.as_u16() {
@@ -444,16 +427,12 @@ impl Client {
         &self,
         selection: Option<&types::TickFilter>,
     ) -> Result<ResponseValue<Vec<types::Tick>>, Error<SelectTicksError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "selectTicks",
-            path: "/ticks/select",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = "/ticks/select";
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/ticks/select",
+                "selectTicks",
+            )
+            .secured(&[&["bearerAuth"]]);
+        let path = OPERATION.path;
         let query = selection
             .map(request::to_query_string_json)
             .transpose()?
@@ -482,16 +461,11 @@ impl Client {
         ResponseValue<EventStream<String, WatchMessagesError>>,
         Error<WatchMessagesError>,
     > {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "watchMessages",
-            path: "/messages",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/messages";
+        const OPERATION: OperationInfo = OperationInfo::get(
+            "/messages",
+            "watchMessages",
+        );
+        let path = OPERATION.path;
         let query = "";
         let streamed = self
             .transport
@@ -529,16 +503,8 @@ impl Client {
     pub async fn heartbeat(
         &self,
     ) -> Result<ResponseValue<JsonLines<i64, HeartbeatError>>, Error<HeartbeatError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "heartbeat",
-            path: "/heartbeat",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/heartbeat";
+        const OPERATION: OperationInfo = OperationInfo::get("/heartbeat", "heartbeat");
+        let path = OPERATION.path;
         let query = "";
         let streamed = self
             .transport
@@ -571,16 +537,9 @@ impl Client {
     /// `POST /ping` (operation `ping`).
     #[cfg(feature = "ping")]
     pub async fn ping(&self) -> Result<ResponseValue<()>, Error<PingError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "ping",
-            path: "/ping",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = "/ping";
+        const OPERATION: OperationInfo = OperationInfo::post("/ping", "ping")
+            .secured(&[&["bearerAuth"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
@@ -611,16 +570,8 @@ impl Client {
         session: &str,
         options: WhoAmIOptions,
     ) -> Result<ResponseValue<types::WhoAmIOkBody>, Error<WhoAmIError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "whoAmI",
-            path: "/session",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/session";
+        const OPERATION: OperationInfo = OperationInfo::get("/session", "whoAmI");
+        let path = OPERATION.path;
         let query = "";
         let mut cookies: Vec<String> = Vec::new();
         cookies.push(format!("{}={}", "session", ToParam::to_param(session)));
@@ -669,16 +620,9 @@ impl Client {
         &self,
         tick_id: i64,
     ) -> Result<ResponseValue<types::Tick>, Error<GetTickError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "getTick",
-            path: "/ticks/{tickId}",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = request::path("/ticks/{tickId}", &[&tick_id]);
+        const OPERATION: OperationInfo = OperationInfo::get("/ticks/{tickId}", "getTick")
+            .secured(&[&["bearerAuth"]]);
+        let path = request::path(OPERATION.path, &[&tick_id]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -709,7 +653,7 @@ impl Client {
             security: &[&["bearerAuth"]],
             idempotency_key: false,
         };
-        let path = request::path("/ticks/{tickId}", &[&tick_id]);
+        let path = request::path(operation.path, &[&tick_id]);
         let query = "";
         let raw = self.transport.send_url(&operation, &path, query, JSON).await?;
         match raw.status.as_u16() {

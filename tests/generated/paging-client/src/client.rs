@@ -243,16 +243,11 @@ impl Client {
         &self,
         options: DropshotItemsOptions,
     ) -> Result<ResponseValue<types::ItemResultsPage>, Error<DropshotItemsError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "dropshotItems",
-            path: "/dropshot/items",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/dropshot/items";
+        const OPERATION: OperationInfo = OperationInfo::get(
+            "/dropshot/items",
+            "dropshotItems",
+        );
+        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_opt("limit", options.limit.as_ref());
         query.append_opt("page_token", options.page_token.as_ref());
@@ -319,16 +314,11 @@ impl Client {
         &self,
         options: CursorItemsOptions,
     ) -> Result<ResponseValue<types::CursorPage>, Error<CursorItemsError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "cursorItems",
-            path: "/cursor/items",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/cursor/items";
+        const OPERATION: OperationInfo = OperationInfo::get(
+            "/cursor/items",
+            "cursorItems",
+        );
+        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_opt("pageToken", options.page_token.as_ref());
         query.append_opt("pageSize", options.page_size.as_ref());
@@ -392,16 +382,11 @@ impl Client {
         &self,
         options: AfterItemsOptions,
     ) -> Result<ResponseValue<types::AfterPage>, Error<AfterItemsError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "afterItems",
-            path: "/after/items",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/after/items";
+        const OPERATION: OperationInfo = OperationInfo::get(
+            "/after/items",
+            "afterItems",
+        );
+        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_opt("after", options.after.as_ref());
         query.append_opt("limit", options.limit.as_ref());
@@ -466,16 +451,11 @@ impl Client {
         shelf: &str,
         options: LinkItemsOptions,
     ) -> Result<ResponseValue<Vec<types::Item>>, Error<LinkItemsError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "linkItems",
-            path: "/link/{shelf}/items",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = request::path("/link/{shelf}/items", &[&shelf]);
+        const OPERATION: OperationInfo = OperationInfo::get(
+            "/link/{shelf}/items",
+            "linkItems",
+        );
+        let path = request::path(OPERATION.path, &[&shelf]);
         let mut query = Query::new();
         query.append_opt("page", options.page.as_ref());
         query.append_opt("per_page", options.per_page.as_ref());

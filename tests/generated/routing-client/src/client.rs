@@ -242,16 +242,9 @@ impl Client {
     pub async fn get_root(
         &self,
     ) -> Result<ResponseValue<types::Echo>, Error<GetRootError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "getRoot",
-            path: "/",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = "/";
+        const OPERATION: OperationInfo = OperationInfo::get("/", "getRoot")
+            .secured(&[&["bearerAuth"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -268,16 +261,12 @@ impl Client {
     pub async fn list_accounts(
         &self,
     ) -> Result<ResponseValue<types::Echo>, Error<ListAccountsError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "listAccounts",
-            path: "/Accounts.json",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = "/Accounts.json";
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/Accounts.json",
+                "listAccounts",
+            )
+            .secured(&[&["bearerAuth"]]);
+        let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -295,16 +284,12 @@ impl Client {
         &self,
         sid: &str,
     ) -> Result<ResponseValue<types::Echo>, Error<GetAccountError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "getAccount",
-            path: "/Accounts/{Sid}.json",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = request::path("/Accounts/{Sid}.json", &[&sid]);
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/Accounts/{Sid}.json",
+                "getAccount",
+            )
+            .secured(&[&["bearerAuth"]]);
+        let path = request::path(OPERATION.path, &[&sid]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -324,19 +309,12 @@ impl Client {
         account_sid: &str,
         sid: &str,
     ) -> Result<ResponseValue<types::Echo>, Error<GetCallError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "getCall",
-            path: "/Accounts/{AccountSid}/Calls/{Sid}.json",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = request::path(
-            "/Accounts/{AccountSid}/Calls/{Sid}.json",
-            &[&account_sid, &sid],
-        );
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/Accounts/{AccountSid}/Calls/{Sid}.json",
+                "getCall",
+            )
+            .secured(&[&["bearerAuth"]]);
+        let path = request::path(OPERATION.path, &[&account_sid, &sid]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -355,16 +333,12 @@ impl Client {
         name: &str,
         format: &types::GetFileAsFormat,
     ) -> Result<ResponseValue<types::Echo>, Error<GetFileAsError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "getFileAs",
-            path: "/files/{name}.{format}",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = request::path("/files/{name}.{format}", &[&name, &format]);
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/files/{name}.{format}",
+                "getFileAs",
+            )
+            .secured(&[&["bearerAuth"]]);
+        let path = request::path(OPERATION.path, &[&name, &format]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -383,16 +357,9 @@ impl Client {
         &self,
         id: i64,
     ) -> Result<ResponseValue<types::Echo>, Error<GetFileError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "getFile",
-            path: "/files/{id}",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = request::path("/files/{id}", &[&id]);
+        const OPERATION: OperationInfo = OperationInfo::get("/files/{id}", "getFile")
+            .secured(&[&["bearerAuth"]]);
+        let path = request::path(OPERATION.path, &[&id]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -411,16 +378,9 @@ impl Client {
         &self,
         id: i64,
     ) -> Result<ResponseValue<types::Echo>, Error<PutFileError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "putFile",
-            path: "/files/{id}",
-            method: http::Method::PUT,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = request::path("/files/{id}", &[&id]);
+        const OPERATION: OperationInfo = OperationInfo::put("/files/{id}", "putFile")
+            .secured(&[&["bearerAuth"]]);
+        let path = request::path(OPERATION.path, &[&id]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -438,16 +398,12 @@ impl Client {
         &self,
         project_id: i64,
     ) -> Result<ResponseValue<types::Echo>, Error<ListTemplatesError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "listTemplates",
-            path: "/templates/{project_id}",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = request::path("/templates/{project_id}", &[&project_id]);
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/templates/{project_id}",
+                "listTemplates",
+            )
+            .secured(&[&["bearerAuth"]]);
+        let path = request::path(OPERATION.path, &[&project_id]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -465,16 +421,12 @@ impl Client {
         &self,
         template_name: &str,
     ) -> Result<ResponseValue<types::Echo>, Error<DeleteTemplateError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "deleteTemplate",
-            path: "/templates/{template_name}",
-            method: http::Method::DELETE,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = request::path("/templates/{template_name}", &[&template_name]);
+        const OPERATION: OperationInfo = OperationInfo::delete(
+                "/templates/{template_name}",
+                "deleteTemplate",
+            )
+            .secured(&[&["bearerAuth"]]);
+        let path = request::path(OPERATION.path, &[&template_name]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -493,19 +445,12 @@ impl Client {
         template_name: &str,
         version: i64,
     ) -> Result<ResponseValue<types::Echo>, Error<GetTemplateVersionError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "getTemplateVersion",
-            path: "/templates/{template_name}/versions/{version}",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = request::path(
-            "/templates/{template_name}/versions/{version}",
-            &[&template_name, &version],
-        );
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/templates/{template_name}/versions/{version}",
+                "getTemplateVersion",
+            )
+            .secured(&[&["bearerAuth"]]);
+        let path = request::path(OPERATION.path, &[&template_name, &version]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -523,16 +468,12 @@ impl Client {
         &self,
         project_id: i64,
     ) -> Result<ResponseValue<types::Echo>, Error<ListTemplateVersionsError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "listTemplateVersions",
-            path: "/templates/{project_id}/versions",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = request::path("/templates/{project_id}/versions", &[&project_id]);
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/templates/{project_id}/versions",
+                "listTemplateVersions",
+            )
+            .secured(&[&["bearerAuth"]]);
+        let path = request::path(OPERATION.path, &[&project_id]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -550,16 +491,12 @@ impl Client {
         &self,
         name: &str,
     ) -> Result<ResponseValue<types::Echo>, Error<CancelJobError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "cancelJob",
-            path: "/jobs/{name}:cancel",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = request::path("/jobs/{name}:cancel", &[&name]);
+        const OPERATION: OperationInfo = OperationInfo::post(
+                "/jobs/{name}:cancel",
+                "cancelJob",
+            )
+            .secured(&[&["bearerAuth"]]);
+        let path = request::path(OPERATION.path, &[&name]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -577,16 +514,12 @@ impl Client {
         &self,
         body: &types::Echo,
     ) -> Result<ResponseValue<types::Echo>, Error<CreateResponseError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "createResponse",
-            path: "/responses",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = "/responses";
+        const OPERATION: OperationInfo = OperationInfo::post(
+                "/responses",
+                "createResponse",
+            )
+            .secured(&[&["bearerAuth"]]);
+        let path = OPERATION.path;
         let query = "";
         let body = request::to_json(body)?;
         let raw = self
@@ -626,15 +559,11 @@ impl Client {
         &self,
         body: &types::Echo,
     ) -> Result<ResponseValue<types::Echo>, Error<BetaCreateResponseError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "betaCreateResponse",
-            path: "/responses?beta=true",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
+        const OPERATION: OperationInfo = OperationInfo::post(
+                "/responses?beta=true",
+                "betaCreateResponse",
+            )
+            .secured(&[&["bearerAuth"]]);
         let path = "/responses";
         let mut query = Query::new();
         query.append("beta", "true");
@@ -692,15 +621,11 @@ impl Client {
         response_id: &str,
         options: BetaGetResponseOptions,
     ) -> Result<ResponseValue<types::Echo>, Error<BetaGetResponseError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "betaGetResponse",
-            path: "/responses/{response_id}?beta=true",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/responses/{response_id}?beta=true",
+                "betaGetResponse",
+            )
+            .secured(&[&["bearerAuth"]]);
         let path = request::path("/responses/{response_id}", &[&response_id]);
         let mut query = Query::new();
         query.append("beta", "true");
@@ -722,15 +647,11 @@ impl Client {
         &self,
         response_id: &str,
     ) -> Result<ResponseValue<types::Echo>, Error<BetaDeleteResponseError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "betaDeleteResponse",
-            path: "/responses/{response_id}?beta=true",
-            method: http::Method::DELETE,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
+        const OPERATION: OperationInfo = OperationInfo::delete(
+                "/responses/{response_id}?beta=true",
+                "betaDeleteResponse",
+            )
+            .secured(&[&["bearerAuth"]]);
         let path = request::path("/responses/{response_id}", &[&response_id]);
         let mut query = Query::new();
         query.append("beta", "true");
@@ -766,16 +687,12 @@ impl Client {
         response_id: &str,
         options: GetResponseOptions,
     ) -> Result<ResponseValue<types::Echo>, Error<GetResponseError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "getResponse",
-            path: "/responses/{response_id}",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = request::path("/responses/{response_id}", &[&response_id]);
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/responses/{response_id}",
+                "getResponse",
+            )
+            .secured(&[&["bearerAuth"]]);
+        let path = request::path(OPERATION.path, &[&response_id]);
         let mut query = Query::new();
         query.append_opt("include", options.include.as_ref());
         let query = query.finish();
@@ -798,16 +715,12 @@ impl Client {
         a: &str,
         b: i64,
     ) -> Result<ResponseValue<types::Echo>, Error<GetPairError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "getPair",
-            path: "/pairs/{a}/{b}/{a}",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = request::path("/pairs/{a}/{b}/{a}", &[&a, &b, &a]);
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/pairs/{a}/{b}/{a}",
+                "getPair",
+            )
+            .secured(&[&["bearerAuth"]]);
+        let path = request::path(OPERATION.path, &[&a, &b, &a]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
@@ -828,19 +741,12 @@ impl Client {
         &self,
         account_sid: &str,
     ) -> Result<ResponseValue<types::Echo>, Error<GetDatedAccountError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "getDatedAccount",
-            path: "/2010-04-01/Accounts/{AccountSid}.json",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = request::path(
-            "/2010-04-01/Accounts/{AccountSid}.json",
-            &[&account_sid],
-        );
+        const OPERATION: OperationInfo = OperationInfo::get(
+                "/2010-04-01/Accounts/{AccountSid}.json",
+                "getDatedAccount",
+            )
+            .secured(&[&["bearerAuth"]]);
+        let path = request::path(OPERATION.path, &[&account_sid]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {

@@ -225,15 +225,10 @@ impl Client {
         colors: &[String],
         rgb: &types::Rgb,
     ) -> Result<ResponseValue<types::Read>, Error<PathSimpleError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "pathSimple",
-            path: "/path/simple/{color}/{colors}/{rgb}",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
+        const OPERATION: OperationInfo = OperationInfo::get(
+            "/path/simple/{color}/{colors}/{rgb}",
+            "pathSimple",
+        );
         let rgb_segment = request::path_styled(rgb, Style::Simple, false, "rgb")?;
         let path = format!(
             "/path/simple/{}/{}/{}", request::encode_path_segment(&
@@ -261,15 +256,10 @@ impl Client {
         colors: &[String],
         rgb: &types::Rgb,
     ) -> Result<ResponseValue<types::Read>, Error<PathSimpleExplodedError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "pathSimpleExploded",
-            path: "/path/simple-exploded/{color}/{colors}/{rgb}",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
+        const OPERATION: OperationInfo = OperationInfo::get(
+            "/path/simple-exploded/{color}/{colors}/{rgb}",
+            "pathSimpleExploded",
+        );
         let rgb_segment = request::path_styled(rgb, Style::Simple, true, "rgb")?;
         let path = format!(
             "/path/simple-exploded/{}/{}/{}", request::encode_path_segment(&
@@ -297,15 +287,10 @@ impl Client {
         colors: &[String],
         rgb: &types::Rgb,
     ) -> Result<ResponseValue<types::Read>, Error<PathLabelError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "pathLabel",
-            path: "/path/label/{color}/{colors}/{rgb}",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
+        const OPERATION: OperationInfo = OperationInfo::get(
+            "/path/label/{color}/{colors}/{rgb}",
+            "pathLabel",
+        );
         let color_segment = request::path_styled(color, Style::Label, false, "color")?;
         let colors_segment = request::path_styled(
             colors,
@@ -337,15 +322,10 @@ impl Client {
         colors: &[String],
         rgb: &types::Rgb,
     ) -> Result<ResponseValue<types::Read>, Error<PathLabelExplodedError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "pathLabelExploded",
-            path: "/path/label-exploded/{color}/{colors}/{rgb}",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
+        const OPERATION: OperationInfo = OperationInfo::get(
+            "/path/label-exploded/{color}/{colors}/{rgb}",
+            "pathLabelExploded",
+        );
         let color_segment = request::path_styled(color, Style::Label, true, "color")?;
         let colors_segment = request::path_styled(colors, Style::Label, true, "colors")?;
         let rgb_segment = request::path_styled(rgb, Style::Label, true, "rgb")?;
@@ -372,15 +352,10 @@ impl Client {
         colors: &[String],
         rgb: &types::Rgb,
     ) -> Result<ResponseValue<types::Read>, Error<PathMatrixError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "pathMatrix",
-            path: "/path/matrix/{color}/{colors}/{rgb}",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
+        const OPERATION: OperationInfo = OperationInfo::get(
+            "/path/matrix/{color}/{colors}/{rgb}",
+            "pathMatrix",
+        );
         let color_segment = request::path_styled(color, Style::Matrix, false, "color")?;
         let colors_segment = request::path_styled(
             colors,
@@ -412,15 +387,10 @@ impl Client {
         colors: &[String],
         rgb: &types::Rgb,
     ) -> Result<ResponseValue<types::Read>, Error<PathMatrixExplodedError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "pathMatrixExploded",
-            path: "/path/matrix-exploded/{color}/{colors}/{rgb}",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
+        const OPERATION: OperationInfo = OperationInfo::get(
+            "/path/matrix-exploded/{color}/{colors}/{rgb}",
+            "pathMatrixExploded",
+        );
         let color_segment = request::path_styled(color, Style::Matrix, true, "color")?;
         let colors_segment = request::path_styled(
             colors,
@@ -452,16 +422,8 @@ impl Client {
         colors: &[String],
         rgb: &types::Rgb,
     ) -> Result<ResponseValue<types::Read>, Error<QueryFormError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "queryForm",
-            path: "/query/form",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/query/form";
+        const OPERATION: OperationInfo = OperationInfo::get("/query/form", "queryForm");
+        let path = OPERATION.path;
         let mut query = Query::new();
         query.append("color", color);
         query.append_array("colors", colors, false, ',');
@@ -486,16 +448,11 @@ impl Client {
         colors: &[String],
         rgb: &types::Rgb,
     ) -> Result<ResponseValue<types::Read>, Error<QueryFormExplodedError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "queryFormExploded",
-            path: "/query/form-exploded",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/query/form-exploded";
+        const OPERATION: OperationInfo = OperationInfo::get(
+            "/query/form-exploded",
+            "queryFormExploded",
+        );
+        let path = OPERATION.path;
         let mut query = Query::new();
         query.append("color", color);
         query.append_array("colors", colors, true, ',');
@@ -523,16 +480,11 @@ impl Client {
         colors: &[String],
         rgb: &types::Rgb,
     ) -> Result<ResponseValue<types::Read>, Error<QueryReservedError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "queryReserved",
-            path: "/query/reserved",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/query/reserved";
+        const OPERATION: OperationInfo = OperationInfo::get(
+            "/query/reserved",
+            "queryReserved",
+        );
+        let path = OPERATION.path;
         let mut query = Query::new();
         query.allow_reserved(true);
         query.append("color", color);
@@ -562,16 +514,11 @@ impl Client {
         colors: &[String],
         rgb: &types::Rgb,
     ) -> Result<ResponseValue<types::Read>, Error<QuerySpaceDelimitedError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "querySpaceDelimited",
-            path: "/query/space",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/query/space";
+        const OPERATION: OperationInfo = OperationInfo::get(
+            "/query/space",
+            "querySpaceDelimited",
+        );
+        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_array("colors", colors, false, ' ');
         query.append_styled("rgb", rgb, Style::SpaceDelimited, false)?;
@@ -594,16 +541,11 @@ impl Client {
         colors: &[String],
         rgb: &types::Rgb,
     ) -> Result<ResponseValue<types::Read>, Error<QueryPipeDelimitedError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "queryPipeDelimited",
-            path: "/query/pipe",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/query/pipe";
+        const OPERATION: OperationInfo = OperationInfo::get(
+            "/query/pipe",
+            "queryPipeDelimited",
+        );
+        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_array("colors", colors, false, '|');
         query.append_styled("rgb", rgb, Style::PipeDelimited, false)?;
@@ -625,16 +567,11 @@ impl Client {
         &self,
         rgb: &types::Rgb,
     ) -> Result<ResponseValue<types::Read>, Error<QueryDeepObjectError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "queryDeepObject",
-            path: "/query/deep",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/query/deep";
+        const OPERATION: OperationInfo = OperationInfo::get(
+            "/query/deep",
+            "queryDeepObject",
+        );
+        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_object("rgb", rgb, ObjectQuery::Deep)?;
         let query = query.finish();
@@ -657,16 +594,11 @@ impl Client {
         colors: &[String],
         rgb: &types::Rgb,
     ) -> Result<ResponseValue<types::Read>, Error<HeaderSimpleError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "headerSimple",
-            path: "/header/simple",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/header/simple";
+        const OPERATION: OperationInfo = OperationInfo::get(
+            "/header/simple",
+            "headerSimple",
+        );
+        let path = OPERATION.path;
         let query = "";
         let styled_header_rgb = Some(request::header_styled(rgb, false, "rgb")?);
         let raw = self
@@ -722,16 +654,11 @@ impl Client {
         colors: &[String],
         rgb: &types::Rgb,
     ) -> Result<ResponseValue<types::Read>, Error<HeaderSimpleExplodedError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "headerSimpleExploded",
-            path: "/header/simple-exploded",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/header/simple-exploded";
+        const OPERATION: OperationInfo = OperationInfo::get(
+            "/header/simple-exploded",
+            "headerSimpleExploded",
+        );
+        let path = OPERATION.path;
         let query = "";
         let styled_header_rgb = Some(request::header_styled(rgb, true, "rgb")?);
         let raw = self
@@ -787,16 +714,11 @@ impl Client {
         colors: &[String],
         rgb: &types::Rgb,
     ) -> Result<ResponseValue<types::Read>, Error<CookieFormError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "cookieForm",
-            path: "/cookie/form",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/cookie/form";
+        const OPERATION: OperationInfo = OperationInfo::get(
+            "/cookie/form",
+            "cookieForm",
+        );
+        let path = OPERATION.path;
         let query = "";
         let mut cookies: Vec<String> = Vec::new();
         cookies
@@ -853,16 +775,11 @@ impl Client {
         color: &str,
         colors: &[String],
     ) -> Result<ResponseValue<types::Read>, Error<CookieFormExplodedError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "cookieFormExploded",
-            path: "/cookie/form-exploded",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/cookie/form-exploded";
+        const OPERATION: OperationInfo = OperationInfo::get(
+            "/cookie/form-exploded",
+            "cookieFormExploded",
+        );
+        let path = OPERATION.path;
         let query = "";
         let mut cookies: Vec<String> = Vec::new();
         cookies

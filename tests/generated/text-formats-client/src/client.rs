@@ -213,16 +213,8 @@ impl Client {
         &self,
         body: &[types::Event],
     ) -> Result<ResponseValue<()>, Error<PostEventsError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "postEvents",
-            path: "/events",
-            method: http::Method::POST,
-            idempotent: false,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = "/events";
+        const OPERATION: OperationInfo = OperationInfo::post("/events", "postEvents");
+        let path = OPERATION.path;
         let query = "";
         let body = request::to_json(body)?;
         let raw = self
@@ -270,16 +262,8 @@ impl Client {
         since: &str,
         options: GetEventOptions,
     ) -> Result<ResponseValue<types::Event>, Error<GetEventError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "getEvent",
-            path: "/events/{id}",
-            method: http::Method::GET,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = request::path("/events/{id}", &[&id]);
+        const OPERATION: OperationInfo = OperationInfo::get("/events/{id}", "getEvent");
+        let path = request::path(OPERATION.path, &[&id]);
         let mut query = Query::new();
         query.append("since", since);
         query.append_opt("day", options.day.as_ref());
@@ -324,16 +308,8 @@ impl Client {
         id: &str,
         body: &types::Event,
     ) -> Result<ResponseValue<()>, Error<PutEventError>> {
-        const OPERATION: OperationInfo = OperationInfo {
-            id: "putEvent",
-            path: "/events/{id}",
-            method: http::Method::PUT,
-            idempotent: true,
-            deprecated: false,
-            security: &[],
-            idempotency_key: false,
-        };
-        let path = request::path("/events/{id}", &[&id]);
+        const OPERATION: OperationInfo = OperationInfo::put("/events/{id}", "putEvent");
+        let path = request::path(OPERATION.path, &[&id]);
         let query = "";
         let body = request::to_json(body)?;
         let raw = self
