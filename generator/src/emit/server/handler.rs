@@ -18,16 +18,10 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
         op.path,
         crate::naming::bare(&op.rust)
     )]);
-    let serve_doc = doc(&[
-        format!(
-            "Authorizes, reads and checks a `{}` request, then calls the implementation.",
-            op.id
-        ),
-        String::new(),
-        "A function returning an `async` block rather than an `async fn`: the future then holds"
-            .to_owned(),
-        "the request head once, not once more for the argument.".to_owned(),
-    ]);
+    let serve_doc = doc(&[format!(
+        "Authorizes, reads and checks a `{}` request, then calls the implementation.",
+        op.id
+    )]);
     let security = op.security.iter().map(|alt| quote!(&[#(#alt),*]));
     let has_path = op.params.iter().any(|p| p.location == Location::Path);
     let params = params_part(api, op, has_path);
@@ -74,7 +68,6 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
         }
 
         #serve_doc
-        #[allow(clippy::manual_async_fn)]
         #non_snake
         fn #serve<A: #trait_ident>(
             api: Arc<A>,

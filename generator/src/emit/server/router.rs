@@ -74,6 +74,9 @@ pub fn router_rs(api: &Api) -> TokenStream {
         "parses and checks every parameter and the body (all failures reported together in one"
             .into(),
         "400), calls the trait method, and serializes its answer before writing the status.".into(),
+        String::new(),
+        "A `serve_…` function returns an `async` block rather than being an `async fn`: the".into(),
+        "future then holds the request head once, not once more for the argument.".into(),
     ]);
     let mut body = quote! {
         /// The path prefix of the document's first server; every route lives under it unless
@@ -131,6 +134,8 @@ pub fn router_rs(api: &Api) -> TokenStream {
     let uses = crate::emit::imports([&mut body], ROUTER_IMPORTS);
     quote! {
         #![cfg_attr(rustfmt, rustfmt::skip)]
+        // The `serve_…` functions' `async` blocks are meant (see below).
+        #![allow(clippy::manual_async_fn)]
         #allowances
         #intro
         use crate::api::*;
