@@ -66,26 +66,26 @@ impl<I, U> Trial<I, U> {
 
     /// The variant that won, or the error saying why each refused.
     pub fn end(self, name: &str) -> Result<U, String> {
-        match self.found.or(self.fits).or(self.unchecked) {
-            Some(value) => Ok(value),
-            None => Err(format!(
-                "no variant of `{name}` matched: {}",
-                self.reasons.join("; ")
-            )),
-        }
+        self.end_with(name, None::<fn(I) -> U>)
     }
 
     /// As [`end`](Self::end), but an input no variant reads is kept (`keep`, the client's
     /// `Unknown`), unless this union is itself a variant being tried (the outer union decides
     /// then).
     pub fn end_or_keep(self, name: &str, keep: impl FnOnce(I) -> U) -> Result<U, String> {
-        match self.found.or(self.fits).or(self.unchecked) {
-            Some(value) => Ok(value),
-            None if integer::in_union_trial() => Err(format!(
+        self.end_with(name, Some(keep))
+    }
+
+    fn end_with(self, name: &str, keep: Option<impl FnOnce(I) -> U>) -> Result<U, String> {
+        if let Some(value) = self.found.or(self.fits).or(self.unchecked) {
+            return Ok(value);
+        }
+        match keep {
+            Some(keep) if !integer::in_union_trial() => Ok(keep(self.input)),
+            _ => Err(format!(
                 "no variant of `{name}` matched: {}",
                 self.reasons.join("; ")
             )),
-            None => Ok(keep(self.input)),
         }
     }
 }
@@ -232,7 +232,7 @@ macro_rules! __apigen_json_union {
                 [$([$variant, $ty, $($tag),*])*]);
 
             fn untagged(value: serde_json::Value) -> Result<Self, String> {
-                $crate::__apigen_json_union!(@trial $name, value, [tag $($opt)*] [$([$variant, $mode])*] [$($unknown)?])
+                $crate::__apigen_json_union!(@trial $name, value, [tag = $property $($opt)*] [$([$variant, $mode])*] [$($unknown)?])
             }
 
             $(

@@ -813,10 +813,25 @@ fn request(
 fn operation_info(op: &Operation, method_value: &TokenStream) -> (TokenStream, TokenStream) {
     let id = &op.id;
     let template = &op.path;
-    let idempotent = op.idempotent;
     let idempotency_key = op.idempotency_key.is_some();
     let deprecated_flag = op.deprecated.is_some();
-    let security = op.security.iter().map(|alt| quote!(&[#(#alt),*]));
+    let security: Vec<TokenStream> = op.security.iter().map(|alt| quote!(&[#(#alt),*])).collect();
+    if op.standard_method {
+        // The runtime's constructor by method (`OperationInfo::get`), which knows whether it
+        // is idempotent; what is not off is said by a modifier.
+        let method = format_ident!("{}", op.method.to_ascii_lowercase());
+        let deprecated = deprecated_flag.then(|| quote!(.deprecated()));
+        let secured = (!security.is_empty()).then(|| quote!(.secured(&[#(#security),*])));
+        let key = idempotency_key.then(|| quote!(.idempotency_key()));
+        return (
+            quote! {
+                const OPERATION: OperationInfo =
+                    OperationInfo::#method(#template, #id) #deprecated #secured #key;
+            },
+            quote!(&OPERATION),
+        );
+    }
+    let idempotent = op.idempotent;
     let operation = quote!(OperationInfo {
         id: #id,
         path: #template,
@@ -826,26 +841,7 @@ fn operation_info(op: &Operation, method_value: &TokenStream) -> (TokenStream, T
         security: &[#(#security),*],
         idempotency_key: #idempotency_key,
     });
-    if op.standard_method {
-        // The runtime's constructor by method (`OperationInfo::get`), which knows whether it
-        // is idempotent; what is not off is said by a modifier.
-        let method = format_ident!("{}", op.method.to_ascii_lowercase());
-        let deprecated = deprecated_flag.then(|| quote!(.deprecated()));
-        let secured = (!op.security.is_empty()).then(|| {
-            let security = op.security.iter().map(|alt| quote!(&[#(#alt),*]));
-            quote!(.secured(&[#(#security),*]))
-        });
-        let key = idempotency_key.then(|| quote!(.idempotency_key()));
-        (
-            quote! {
-                const OPERATION: OperationInfo =
-                    OperationInfo::#method(#template, #id) #deprecated #secured #key;
-            },
-            quote!(&OPERATION),
-        )
-    } else {
-        (quote!(let operation = #operation;), quote!(&operation))
-    }
+    (quote!(let operation = #operation;), quote!(&operation))
 }
 
 /// Sends the request and reads the answer by its status.

@@ -134,7 +134,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
     let uses = crate::emit::imports([&mut body], ROUTER_IMPORTS);
     quote! {
         #![cfg_attr(rustfmt, rustfmt::skip)]
-        // The `serve_…` functions' `async` blocks are meant (see below).
+        // The `serve_…` functions return `async` blocks on purpose (the module docs say why).
         #![allow(clippy::manual_async_fn)]
         #allowances
         #intro
