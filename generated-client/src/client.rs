@@ -16,6 +16,8 @@ use crate::runtime::ratelimit::RateLimit;
 use crate::runtime::request;
 use crate::runtime::request::JSON;
 use crate::runtime::request::Query;
+use crate::runtime::response;
+use crate::runtime::response::Raw;
 use crate::runtime::response::ResponseValue;
 use crate::runtime::retry::RetryPolicy;
 use crate::runtime::transport::OperationInfo;
@@ -269,16 +271,7 @@ impl Client {
         query.append_opt("status", options.status.as_ref());
         let query = query.finish();
         let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Pets, _>(),
-            400 => Err(raw.api_error(ListPetsError::BadRequest)),
-            401 => Err(raw.api_error(ListPetsError::Unauthorized)),
-            429 => Err(raw.api_error(ListPetsError::TooManyRequests)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Pets, _>())
-            }
-            _ => Err(raw.undocumented_error(ListPetsError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// Add an animal
@@ -300,40 +293,9 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    let mut builder = http
-                        .request(http::Method::POST, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        );
-                    builder = builder
-                        .header(
-                            http::header::CONTENT_TYPE,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                        .body(body.clone());
-                    builder
-                },
-            )
+            .send_body(&OPERATION, path, query, JSON, "application/json", &body)
             .await?;
-        match raw.status.as_u16() {
-            201 => raw.json::<types::Pet, _>(),
-            400 => Err(raw.api_error(CreatePetError::BadRequest)),
-            401 => Err(raw.api_error(CreatePetError::Unauthorized)),
-            409 => Err(raw.api_error(CreatePetError::Conflict)),
-            413 => Err(raw.api_error(CreatePetError::PayloadTooLarge)),
-            415 => Err(raw.api_error(CreatePetError::UnsupportedMediaType)),
-            422 => Err(raw.api_error(CreatePetError::UnprocessableEntity)),
-            429 => Err(raw.api_error(CreatePetError::TooManyRequests)),
-            200..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Pet, _>())
-            }
-            _ => Err(raw.undocumented_error(CreatePetError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[201], Raw::json)
     }
 
     /// Get an animal (deprecated)
@@ -359,18 +321,7 @@ impl Client {
         let path = request::path(OPERATION.path, &[&pet_id]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Pet, _>(),
-            400 => Err(raw.api_error(GetPetError::BadRequest)),
-            401 => Err(raw.api_error(GetPetError::Unauthorized)),
-            404 => Err(raw.api_error(GetPetError::NotFound)),
-            429 => Err(raw.api_error(GetPetError::TooManyRequests)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Pet, _>())
-            }
-            410 => Err(raw.gone("getPet", Some("listPets"))),
-            _ => Err(raw.undocumented_error(GetPetError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// List orders
@@ -392,15 +343,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Orders, _>(),
-            401 => Err(raw.api_error(ListOrdersError::Unauthorized)),
-            429 => Err(raw.api_error(ListOrdersError::TooManyRequests)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Orders, _>())
-            }
-            _ => Err(raw.undocumented_error(ListOrdersError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }
 
@@ -421,105 +364,110 @@ request::parameters! {
     }
 }
 
-/// The documented error answers of `listPets`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ListPetsError {
-    /// 400: The request is invalid: required fields missing or values invalid in the request body,
-    /// malformed JSON, or invalid query or path parameter values (code `bad_request`).
-    BadRequest(types::Error),
-    /// 401: Missing or invalid API key (code `unauthorized`).
-    Unauthorized(types::Error),
-    /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code
-    /// `banned`). Wait for the `Retry-After` delay before retrying; retry with exponential backoff.
-    /// The body is the `Error` shape (our decision; the interface does not show the body of a 429).
-    TooManyRequests(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `listPets`; the status and headers are on [`Error::Api`].
+    pub enum ListPetsError {
+        /// 400: The request is invalid: required fields missing or values invalid in the request
+        /// body, malformed JSON, or invalid query or path parameter values (code `bad_request`).
+        #[status(400)]
+        BadRequest(types::Error),
+        /// 401: Missing or invalid API key (code `unauthorized`).
+        #[status(401)]
+        Unauthorized(types::Error),
+        /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned
+        /// (code `banned`). Wait for the `Retry-After` delay before retrying; retry with
+        /// exponential backoff. The body is the `Error` shape (our decision; the interface does not
+        /// show the body of a 429).
+        #[status(429)]
+        TooManyRequests(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `createPet`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum CreatePetError {
-    /// 400: The request is invalid: required fields missing or values invalid in the request body,
-    /// malformed JSON, or invalid query or path parameter values (code `bad_request`).
-    BadRequest(types::Error),
-    /// 401: Missing or invalid API key (code `unauthorized`).
-    Unauthorized(types::Error),
-    /// 409: A request with this Idempotency-Key is still running (code `idempotency_key_in_use`);
-    /// retry after `Retry-After` seconds.
-    Conflict(types::Error),
-    /// 413: The request body is too large (code `payload_too_large`).
-    PayloadTooLarge(types::Error),
-    /// 415: The request body's content type is not `application/json` (code
-    /// `unsupported_media_type`).
-    UnsupportedMediaType(types::Error),
-    /// 422: This Idempotency-Key was used with a different request (code `idempotency_key_reused`).
-    UnprocessableEntity(types::Error),
-    /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code
-    /// `banned`). Wait for the `Retry-After` delay before retrying; retry with exponential backoff.
-    /// The body is the `Error` shape (our decision; the interface does not show the body of a 429).
-    TooManyRequests(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `createPet`; the status and headers are on [`Error::Api`].
+    pub enum CreatePetError {
+        /// 400: The request is invalid: required fields missing or values invalid in the request
+        /// body, malformed JSON, or invalid query or path parameter values (code `bad_request`).
+        #[status(400)]
+        BadRequest(types::Error),
+        /// 401: Missing or invalid API key (code `unauthorized`).
+        #[status(401)]
+        Unauthorized(types::Error),
+        /// 409: A request with this Idempotency-Key is still running (code
+        /// `idempotency_key_in_use`); retry after `Retry-After` seconds.
+        #[status(409)]
+        Conflict(types::Error),
+        /// 413: The request body is too large (code `payload_too_large`).
+        #[status(413)]
+        PayloadTooLarge(types::Error),
+        /// 415: The request body's content type is not `application/json` (code
+        /// `unsupported_media_type`).
+        #[status(415)]
+        UnsupportedMediaType(types::Error),
+        /// 422: This Idempotency-Key was used with a different request (code
+        /// `idempotency_key_reused`).
+        #[status(422)]
+        UnprocessableEntity(types::Error),
+        /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned
+        /// (code `banned`). Wait for the `Retry-After` delay before retrying; retry with
+        /// exponential backoff. The body is the `Error` shape (our decision; the interface does not
+        /// show the body of a 429).
+        #[status(429)]
+        TooManyRequests(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `getPet`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetPetError {
-    /// 400: `petId` is not an int64 (code `bad_request`).
-    BadRequest(types::Error),
-    /// 401: Missing or invalid API key (code `unauthorized`).
-    Unauthorized(types::Error),
-    /// 404: The requested animal could not be found (code `not_found`).
-    NotFound(types::Error),
-    /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code
-    /// `banned`). Wait for the `Retry-After` delay before retrying.
-    TooManyRequests(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `getPet`; the status and headers are on [`Error::Api`].
+    #[gone("getPet", "listPets")]
+    pub enum GetPetError {
+        /// 400: `petId` is not an int64 (code `bad_request`).
+        #[status(400)]
+        BadRequest(types::Error),
+        /// 401: Missing or invalid API key (code `unauthorized`).
+        #[status(401)]
+        Unauthorized(types::Error),
+        /// 404: The requested animal could not be found (code `not_found`).
+        #[status(404)]
+        NotFound(types::Error),
+        /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned
+        /// (code `banned`). Wait for the `Retry-After` delay before retrying.
+        #[status(429)]
+        TooManyRequests(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `listOrders`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "store")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ListOrdersError {
-    /// 401: Missing or invalid API key (code `unauthorized`).
-    Unauthorized(types::Error),
-    /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code
-    /// `banned`). Wait for the `Retry-After` delay before retrying; retry with exponential backoff.
-    /// The body is the `Error` shape (our decision; the interface does not show the body of a 429).
-    TooManyRequests(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `listOrders`; the status and headers are on [`Error::Api`].
+    pub enum ListOrdersError {
+        /// 401: Missing or invalid API key (code `unauthorized`).
+        #[status(401)]
+        Unauthorized(types::Error),
+        /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned
+        /// (code `banned`). Wait for the `Retry-After` delay before retrying; retry with
+        /// exponential backoff. The body is the `Error` shape (our decision; the interface does not
+        /// show the body of a 429).
+        #[status(429)]
+        TooManyRequests(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }

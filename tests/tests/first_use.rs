@@ -75,7 +75,7 @@ fn error_answers_without_a_schema_keep_the_body_text() {
         "{client}"
     );
     assert!(
-        client.contains("raw.api_error_text(GetPetByIdError::Default)"),
+        client.contains("#[status(default, text)]\n        Default(String),"),
         "{client}"
     );
 }

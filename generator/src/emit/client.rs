@@ -529,6 +529,7 @@ const CLIENT_IMPORTS: &[(&str, &str)] = &[
     ("crate::runtime::request::ObjectQuery", "ObjectQuery::"),
     ("crate::runtime::request::Style", "Style::"),
     ("crate::runtime::request::ToParam", "ToParam"),
+    ("crate::runtime::response", "response::"),
     ("crate::runtime::response::Raw", "Raw"),
     ("crate::runtime::response::ResponseValue", "ResponseValue"),
     ("crate::runtime::pages", "pages::"),

@@ -180,6 +180,129 @@ impl Raw {
     }
 }
 
+/// How a response that is not one of an operation's successes becomes the operation's error:
+/// what [`errors!`] implements for each generated error enum from the statuses declared on
+/// its variants.
+pub trait Errors: Sized {
+    /// A documented error status into its variant (codes first, then ranges, then
+    /// `default`), a 410 past the operation's sunset into [`Error::Gone`], an undocumented
+    /// error into `Undocumented` when its body reads as the document's error type, anything
+    /// else kept raw ([`Error::UnexpectedStatus`]).
+    fn from_raw(raw: Raw) -> Error<Self>;
+}
+
+impl Raw {
+    /// This response as the operation's error ([`Errors::from_raw`]).
+    pub fn error<E: Errors>(self) -> Error<E> {
+        E::from_raw(self)
+    }
+}
+
+/// Declares an operation's error enum: the enum as written, each variant under the status
+/// it stands for, `#[status(404)]`, `#[status(400..=499)]` (a range, less the codes that have
+/// variants of their own), `#[status(default)]`, with `, text` when its body is read as text
+/// rather than JSON (the variant then holds a `String`), or `#[status(undocumented)]` (an
+/// error status the document does not list, read as its error type when it fits). Above the
+/// enum, `#[gone("operationId", "replacementId")]` (the replacement optional) when the
+/// operation has a sunset date: a 410 is [`Error::Gone`].
+///
+/// It expands to the enum, deriving `Debug`, `Clone`, `PartialEq` and `Serialize` (untagged:
+/// a variant writes the body the server sent), `non_exhaustive` (an error status the document
+/// adds later is a new variant), and its [`Errors`] impl.
+///
+/// ```ignore
+/// response::errors! {
+///     /// The documented error answers of `getPet`.
+///     #[gone("getPet", "listPets")]
+///     pub enum GetPetError {
+///         /// 404: No such animal.
+///         #[status(404)]
+///         NotFound(types::Error),
+///         /// 5XX: The server failed; its message as text.
+///         #[status(500..=599, text)]
+///         ServerError(String),
+///     }
+/// }
+/// ```
+#[doc(hidden)]
+#[macro_export]
+// `crate::runtime`, not `$crate`: the runtime as the calling crate names it (see `object::json!`).
+#[allow(clippy::crate_in_macro_def)]
+macro_rules! __apigen_errors {
+    (
+        $(#[doc = $doc:literal])*
+        $(#[gone($operation:literal $(, $replacement:literal)?)])?
+        $vis:vis enum $name:ident {
+            $(
+                $(#[doc = $variant_doc:literal])*
+                #[status($($status:tt)*)]
+                $variant:ident($ty:ty $(,)?),
+            )*
+        }
+    ) => {
+        $(#[doc = $doc])*
+        #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+        #[serde(untagged)]
+        #[allow(clippy::large_enum_variant)]
+        #[non_exhaustive]
+        $vis enum $name {
+            $($(#[doc = $variant_doc])* $variant($ty),)*
+        }
+
+        impl crate::runtime::response::Errors for $name {
+            fn from_raw(
+                raw: crate::runtime::response::Raw,
+            ) -> crate::runtime::error::Error<Self> {
+                // Codes, then ranges, then the sunset's 410, then `default` (or an
+                // undocumented error): a code inside a range is its own variant's.
+                $($crate::__apigen_errors!(@code raw, $variant, $($status)*);)*
+                $($crate::__apigen_errors!(@range raw, $variant, $($status)*);)*
+                $(
+                    if raw.status == 410 {
+                        return raw.gone($operation, $crate::__apigen_errors!(@some $($replacement)?));
+                    }
+                )?
+                $crate::__apigen_errors!(@rest raw, [$([$variant, $($status)*])*])
+            }
+        }
+    };
+
+    (@code $raw:ident, $variant:ident, $code:literal $(, $how:ident)?) => {
+        if $raw.status == $code {
+            return $crate::__apigen_errors!(@read $raw, $variant $(, $how)?);
+        }
+    };
+    (@code $raw:ident, $variant:ident, $($other:tt)*) => {};
+
+    (@range $raw:ident, $variant:ident, $low:literal ..= $high:literal $(, $how:ident)?) => {
+        if ($low..=$high).contains(&$raw.status.as_u16()) {
+            return $crate::__apigen_errors!(@read $raw, $variant $(, $how)?);
+        }
+    };
+    (@range $raw:ident, $variant:ident, $($other:tt)*) => {};
+
+    // The last answer: `default`'s variant, the undocumented one, or none (kept raw).
+    (@rest $raw:ident, []) => { $raw.unexpected() };
+    (@rest $raw:ident, [[$variant:ident, default $(, $how:ident)?] $($rest:tt)*]) => {
+        $crate::__apigen_errors!(@read $raw, $variant $(, $how)?)
+    };
+    (@rest $raw:ident, [[$variant:ident, undocumented] $($rest:tt)*]) => {
+        $raw.undocumented_error(Self::$variant)
+    };
+    (@rest $raw:ident, [[$($skipped:tt)*] $($rest:tt)*]) => {
+        $crate::__apigen_errors!(@rest $raw, [$($rest)*])
+    };
+
+    (@read $raw:ident, $variant:ident) => { $raw.api_error(Self::$variant) };
+    (@read $raw:ident, $variant:ident, text) => { $raw.api_error_text(Self::$variant) };
+
+    (@some) => { None };
+    (@some $replacement:literal) => { Some($replacement) };
+}
+
+#[doc(inline)]
+pub use crate::__apigen_errors as errors;
+
 /// A successful response's typed value, with the status, headers and body it came with.
 /// Derefs to the value.
 ///

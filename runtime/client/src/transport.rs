@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+use bytes::Bytes;
 use http::header::HeaderName;
 use web_time::SystemTime;
 
@@ -16,7 +17,7 @@ use super::progress::OnProgress;
 use super::progress::{Direction, UPLOAD_REPORTED_FROM};
 use super::random;
 use super::ratelimit::{self, RateLimit};
-use super::response::{DEPRECATION, Raw, ResponseValue, SUNSET};
+use super::response::{DEPRECATION, Errors, Raw, ResponseValue, SUNSET};
 use super::retry::{self, Decision, Instant, Outcome, RetryPolicy, TransportErrorKind};
 use super::stream::{Resume, Streamed};
 use super::trace;
@@ -156,6 +157,17 @@ pub type BuildRequest<'a> =
 // Browser futures are not `Send`, so neither need their builders be.
 #[cfg(target_arch = "wasm32")]
 pub type BuildRequest<'a> = dyn Fn(&reqwest::Client, &str) -> reqwest::RequestBuilder + 'a;
+
+/// A media type as a header's value; JSON's is made once (`from_static` checks every byte
+/// of its text each time).
+fn header_value(media_type: &'static str) -> http::HeaderValue {
+    static JSON: http::HeaderValue = http::HeaderValue::from_static("application/json");
+    if media_type == "application/json" {
+        JSON.clone()
+    } else {
+        http::HeaderValue::from_static(media_type)
+    }
+}
 
 /// Shared state of a client: the HTTP client, where to send, credentials, retry policy, and
 /// what earlier responses taught (rate-limit state, deprecations already warned about).
@@ -330,17 +342,65 @@ impl Transport {
             move |http: &reqwest::Client, base: &str| {
                 let builder =
                     http.request(op.method.clone(), super::request::url(base, path, query));
-                // JSON's value made once (`from_static` checks every byte of its text each time).
-                static JSON: http::HeaderValue = http::HeaderValue::from_static("application/json");
                 match accept {
-                    Some("application/json") => builder.header(http::header::ACCEPT, JSON.clone()),
-                    Some(accept) => {
-                        builder.header(http::header::ACCEPT, http::HeaderValue::from_static(accept))
-                    }
+                    Some(accept) => builder.header(http::header::ACCEPT, header_value(accept)),
                     None => builder,
                 }
             },
         )
+    }
+
+    /// [`Transport::send_url`] with a body of `content_type` (none when `body` is `None`): what
+    /// an operation whose request is its URL and body alone sends (JSON, a form, text or
+    /// bytes, serialized once before the first attempt).
+    pub fn send_body<'a>(
+        &'a self,
+        op: &'a OperationInfo,
+        path: &'a str,
+        query: &'a str,
+        accept: Option<&'static str>,
+        content_type: &'static str,
+        body: impl Into<Option<&'a Bytes>>,
+    ) -> impl Future<Output = Result<Raw, SendError>> + 'a {
+        let body = body.into();
+        self.send(
+            op,
+            self.schemes,
+            move |http: &reqwest::Client, base: &str| {
+                let mut builder =
+                    http.request(op.method.clone(), super::request::url(base, path, query));
+                if let Some(accept) = accept {
+                    builder = builder.header(http::header::ACCEPT, header_value(accept));
+                }
+                if let Some(body) = body {
+                    builder = builder
+                        .header(http::header::CONTENT_TYPE, header_value(content_type))
+                        .body(body.clone());
+                }
+                builder
+            },
+        )
+    }
+
+    /// The answer of a call whose documented successes (`documented`, codes) are all read by
+    /// `read`: one of those, or another 2XX read the same way and marked undocumented
+    /// ([`Transport::undocumented`]), or the operation's error ([`Errors::from_raw`]).
+    // The error passes through untouched (see `response.rs` on the size of `Error`).
+    #[allow(clippy::result_large_err)]
+    pub fn answer<T, E: Errors>(
+        &self,
+        op: &OperationInfo,
+        raw: Raw,
+        documented: &[u16],
+        read: fn(Raw) -> Result<ResponseValue<T>, Error<E>>,
+    ) -> Result<ResponseValue<T>, Error<E>> {
+        if documented.contains(&raw.status.as_u16()) {
+            read(raw)
+        } else if raw.status.is_success() {
+            self.undocumented(op, read(raw))
+        } else {
+            Err(raw.error())
+        }
     }
 
     /// [`Transport::send_streaming`] with the request builder as a reference to a closure (see

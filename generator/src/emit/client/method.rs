@@ -9,7 +9,7 @@ use super::{
 use crate::emit::{doc, ident, operation_doc, rust_type};
 use crate::ir::{
     BodyKind, Location, ObjectStyle, Operation, Param, PathPiece, QueryStringKind, Response,
-    Status, StreamFormat, Style, TypeRef, UNDOCUMENTED_VARIANT,
+    Status, StreamFormat, Style, TypeRef,
 };
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -224,18 +224,14 @@ fn statements(op: &Operation) -> TokenStream {
         &body_attach,
     );
     let (operation_decl, operation_ref) = operation_info(op, &method_value);
-    // A request that is its method and URL alone is the runtime's to build (`send_url`).
-    let url_alone =
-        (headers(op).is_empty() && cookies.set.is_none() && op.body.is_none()).then(|| {
-            let (path, query) = (&path.arg, &query.arg);
-            let accept = match op.accept.as_deref() {
-                Some("application/json") => quote!(JSON),
-                Some(a) => quote!(Some(#a)),
-                None => quote!(None),
-            };
-            quote!(send_url(#operation_ref, #path, #query, #accept))
-        });
-    let send_and_match = send_and_match(op, &operation_ref, &build, url_alone);
+    let send_parts = send_parts(
+        op,
+        &operation_ref,
+        &path.arg,
+        &query.arg,
+        cookies.set.is_some(),
+    );
+    let send_and_match = send_and_match(op, &operation_ref, &build, send_parts);
     let (path_expr, query_expr, cookie_expr) = (&path.expr, &query.expr, &cookies.expr);
     let header_prep = header_prep(op);
     quote! {
@@ -248,6 +244,41 @@ fn statements(op: &Operation) -> TokenStream {
         #body_prep
         #send_and_match
     }
+}
+
+/// The call that sends a request made of its URL and at most a serialized body (no headers
+/// or cookies of its own): the runtime builds it (`send_url`, `send_body`) from the parts.
+fn send_parts(
+    op: &Operation,
+    operation_ref: &TokenStream,
+    path: &TokenStream,
+    query: &TokenStream,
+    has_cookies: bool,
+) -> Option<TokenStream> {
+    if !headers(op).is_empty() || has_cookies {
+        return None;
+    }
+    let accept = match op.accept.as_deref() {
+        Some("application/json") => quote!(JSON),
+        Some(a) => quote!(Some(#a)),
+        None => quote!(None),
+    };
+    let Some(b) = &op.body else {
+        return Some(quote!(send_url(#operation_ref, #path, #query, #accept)));
+    };
+    let plain = matches!(
+        b.kind,
+        BodyKind::Json(_) | BodyKind::Form(_) | BodyKind::Text | BodyKind::Bytes
+    ) && !b.is_multipart_form()
+        && !b.media_chosen()
+        && b.content_type.bytes().all(|c| (b' '..=b'~').contains(&c));
+    let content_type = &b.content_type;
+    let body = if b.required {
+        quote!(&body)
+    } else {
+        quote!(body.as_ref())
+    };
+    plain.then(|| quote!(send_body(#operation_ref, #path, #query, #accept, #content_type, #body)))
 }
 
 /// What a method takes besides `&self`: the required parameters, the query string, the body
@@ -844,7 +875,8 @@ fn operation_info(op: &Operation, method_value: &TokenStream) -> (TokenStream, T
     (quote!(let operation = #operation;), quote!(&operation))
 }
 
-/// Sends the request and reads the answer by its status.
+/// Sends the request and reads the answer by its status: the successes here, every other
+/// status by the error enum's declaration (`response::errors!`).
 ///
 /// `send_dyn` (not the generic `send`): the retry loop is compiled once in the runtime
 /// rather than once per operation, the largest share of a big client's machine code.
@@ -852,115 +884,116 @@ fn send_and_match(
     op: &Operation,
     operation_ref: &TokenStream,
     build: &TokenStream,
-    url_alone: Option<TokenStream>,
+    send_parts: Option<TokenStream>,
 ) -> TokenStream {
-    let answers = answers(op, operation_ref);
+    let success = success_arms(op, operation_ref);
     if op.streamed {
-        // Every documented error goes through `from_raw`, the one mapping the stream's
-        // `error` event also uses; the other answers are read whole first.
-        let error_ty = error_ident(op);
-        let success_arms = answers.success;
+        // Every other answer is read whole first, then as the operation's error.
         return quote! {
             let streamed = self
                 .transport
                 .send_streaming_dyn(#operation_ref, SECURITY_SCHEMES, &|http, base| { #build })
                 .await?;
             match streamed.status.as_u16() {
-                #(#success_arms)*
-                _ => Err(#error_ty::from_raw(streamed.into_raw().await?)),
+                #(#success)*
+                _ => Err(streamed.into_raw().await?.error()),
             }
         };
     }
-    let dispatch = dispatch(op, answers.all);
-    let send = url_alone.unwrap_or_else(
+    let send = send_parts.unwrap_or_else(
         || quote!(send_dyn(#operation_ref, SECURITY_SCHEMES, &|http, base| { #build })),
     );
+    let read = match uniform_success(op) {
+        // Every success read one way: the runtime's `answer` tells them from the errors.
+        Some((codes, read)) => {
+            quote!(self.transport.answer(#operation_ref, raw, &[#(#codes),*], #read))
+        }
+        None if success.is_empty() => quote!(Err(raw.error())),
+        None => quote! {
+            match raw.status.as_u16() {
+                #(#success)*
+                _ => Err(raw.error()),
+            }
+        },
+    };
     quote! {
         let raw = self.transport.#send.await?;
-        #dispatch
+        #read
     }
 }
 
-/// The answers' `match` arms: every answer's, by rank (exact codes, ranges, `default`), and
-/// the successes' alone (a streamed operation matches only those).
-struct Answers {
-    /// (rank, pattern, the arm's expression): kept apart so that a lone `default` answer can
-    /// be written without a `match` around it.
-    all: Vec<(u8, TokenStream, TokenStream)>,
-    success: Vec<TokenStream>,
+/// The documented success codes and the one reader of them all (`Raw::json`), when every
+/// success, an undocumented 2XX's included, is a code (not a range or `default`) read the
+/// same way into one type.
+fn uniform_success(op: &Operation) -> Option<(Vec<proc_macro2::Literal>, TokenStream)> {
+    if op.success_enum || op.default_succeeds || !op.undocumented.success_arm {
+        return None;
+    }
+    let successes: Vec<&Response> = op.responses.iter().filter(|r| r.is_success()).collect();
+    let mut codes = Vec::new();
+    let mut kinds = Vec::new();
+    for r in &successes {
+        let Status::Code(c) = r.status else {
+            return None;
+        };
+        codes.push(proc_macro2::Literal::u16_unsuffixed(c));
+        kinds.push(r.body.as_ref().map(|b| &b.kind));
+    }
+    let undocumented = op
+        .undocumented
+        .success
+        .map(|i| op.responses[i].body.as_ref().map(|b| &b.kind));
+    kinds.push(undocumented.flatten());
+    // Compared as the whole reading (`raw.json::<T, _>()`), type included.
+    let first = decode(op, kinds[0]).to_string();
+    let same = kinds.iter().all(|k| decode(op, *k).to_string() == first);
+    reader(kinds[0]).filter(|_| same).map(|read| (codes, read))
 }
 
-fn answers(op: &Operation, operation_ref: &TokenStream) -> Answers {
-    let error_ty = error_ident(op);
-    let mut arms: Vec<(u8, TokenStream, TokenStream)> = Vec::new();
-    let mut arms_success: Vec<TokenStream> = Vec::new();
-    for r in &op.responses {
-        let pattern = status_pattern(r, op);
-        let rank = match r.status {
-            Status::Code(_) => 0,
-            Status::Range(_) => 1,
-            Status::Default => 2,
-        };
-        let kind = r.body.as_ref().map(|b| &b.kind);
-        if r.status == Status::Default && op.default_succeeds {
-            let decode = decode(op, kind);
-            arms_success.push(quote!(200..=299 => #decode,));
-            arms.push((1, quote!(200..=299), decode));
+/// `Raw`'s reader of a body of `kind` as a function (`Raw::json`), when it has one.
+fn reader(kind: Option<&BodyKind>) -> Option<TokenStream> {
+    match kind {
+        // The type is the method's to say (its return type).
+        Some(BodyKind::Json(_) | BodyKind::Form(_) | BodyKind::Multipart { .. }) => {
+            Some(quote!(Raw::json))
         }
-        let expr = if r.is_success() {
-            let expr = success_expr(op, r);
-            arms_success.push(quote!(#pattern => #expr,));
-            expr
-        } else {
-            let v = ident(&r.variant);
-            match kind {
-                Some(BodyKind::Json(_) | BodyKind::Form(_)) => {
-                    quote!(Err(raw.api_error(#error_ty::#v)))
-                }
-                _ => quote!(Err(raw.api_error_text(#error_ty::#v))),
-            }
-        };
-        arms.push((rank, pattern, expr));
+        Some(BodyKind::Text) => Some(quote!(Raw::text)),
+        Some(BodyKind::Bytes) => Some(quote!(Raw::bytes)),
+        Some(BodyKind::Stream(_)) => None,
+        None => Some(quote!(Raw::empty)),
     }
-    // A 2XX the document does not list is still a success (README, "Statuses the document
-    // does not list"), read as the nearest documented one and marked undocumented.
+}
+
+/// The successes' `match` arms: exact codes first, then ranges, then a `default` read as a
+/// success, then any other 2XX read as the nearest documented one, marked undocumented
+/// (README, "Statuses the document does not list").
+fn success_arms(op: &Operation, operation_ref: &TokenStream) -> Vec<TokenStream> {
+    let mut arms: Vec<(u8, TokenStream)> = Vec::new();
+    for r in &op.responses {
+        if r.status == Status::Default && op.default_succeeds {
+            let decode = decode(op, r.body.as_ref().map(|b| &b.kind));
+            arms.push((1, quote!(200..=299 => #decode,)));
+        }
+        if r.is_success() {
+            let pattern = status_pattern(r, op);
+            let rank = u8::from(matches!(r.status, Status::Range(_)));
+            let expr = success_expr(op, r);
+            arms.push((rank, quote!(#pattern => #expr,)));
+        }
+    }
     if op.undocumented.success_arm {
         let expr = match op.undocumented.success {
             Some(i) => success_expr(op, &op.responses[i]),
             None => decode(op, None),
         };
         let pattern = super::class_pattern(2, op);
-        let expr = quote!(self.transport.undocumented(#operation_ref, #expr));
-        arms_success.push(quote!(#pattern => #expr,));
-        arms.push((1, pattern, expr));
+        arms.push((
+            1,
+            quote!(#pattern => self.transport.undocumented(#operation_ref, #expr),),
+        ));
     }
-    // An error status it does not list reads as the document's error type where it fits.
-    if op.undocumented.error.is_some() {
-        let v = ident(UNDOCUMENTED_VARIANT);
-        let expr = quote!(Err(raw.undocumented_error(#error_ty::#v)));
-        arms.push((3, quote!(_), expr));
-    }
-    // Past its sunset the server answers 410: `Error::Gone`, naming the replacement, unless
-    // the document describes a 410 (or 4XX) itself.
-    let documents_410 = op
-        .responses
-        .iter()
-        .any(|r| matches!(r.status, Status::Code(410) | Status::Range(4)));
-    if let Some(d) = op.deprecated.as_ref().filter(|d| d.sunset.is_some())
-        && !documents_410
-    {
-        let id = &op.id;
-        let replacement = match &d.replacement {
-            Some(r) => quote!(Some(#r)),
-            None => quote!(None),
-        };
-        arms.push((1, quote!(410), quote!(Err(raw.gone(#id, #replacement)))));
-    }
-    arms.sort_by_key(|(rank, _, _)| *rank);
-    Answers {
-        all: arms,
-        success: arms_success,
-    }
+    arms.sort_by_key(|(rank, _)| *rank);
+    arms.into_iter().map(|(_, arm)| arm).collect()
 }
 
 /// Reads the success `r`, into its variant of the success enum when there is one.
@@ -982,7 +1015,6 @@ fn success_expr(op: &Operation, r: &Response) -> TokenStream {
 /// Reads a success's body of `kind`. A streamed operation's other answers are read whole
 /// first.
 fn decode(op: &Operation, kind: Option<&BodyKind>) -> TokenStream {
-    let error_ty = error_ident(op);
     let d = match kind {
         Some(BodyKind::Json(t) | BodyKind::Form(t) | BodyKind::Multipart { ty: t, .. }) => {
             let t = rust_type(t, true);
@@ -994,10 +1026,10 @@ fn decode(op: &Operation, kind: Option<&BodyKind>) -> TokenStream {
             let t = rust_type(&s.item, true);
             match s.format {
                 StreamFormat::Events => {
-                    quote!(Ok(streamed.event_stream::<#t, _>(#error_ty::from_raw)))
+                    quote!(Ok(streamed.event_stream::<#t, _>(Raw::error)))
                 }
                 StreamFormat::EventsText => {
-                    quote!(Ok(streamed.event_stream_text(#error_ty::from_raw)))
+                    quote!(Ok(streamed.event_stream_text(Raw::error)))
                 }
                 StreamFormat::JsonLines => quote!(Ok(streamed.json_lines::<#t, _>())),
             }
@@ -1008,26 +1040,5 @@ fn decode(op: &Operation, kind: Option<&BodyKind>) -> TokenStream {
         quote!({ let raw = streamed.into_raw().await?; #d })
     } else {
         d
-    }
-}
-
-/// The answer read by its status. A `match` whose only arm is the wildcard is noise
-/// (clippy::match_single_binding): a document may list no response at all (3.1), so every
-/// status is unexpected, or only `default`, so every status reads the same way.
-fn dispatch(op: &Operation, arms: Vec<(u8, TokenStream, TokenStream)>) -> TokenStream {
-    let has_default = op.responses.iter().any(|r| r.status == Status::Default);
-    // `default`, or an undocumented error read as the document's type: a wildcard arm.
-    let has_wildcard = has_default || op.undocumented.error.is_some();
-    match arms.as_slice() {
-        [] => quote!(Err(raw.unexpected())),
-        [(_, _, expr)] if has_wildcard => expr.clone(),
-        _ => {
-            let fallback = (!has_wildcard).then(|| quote!(_ => Err(raw.unexpected()),));
-            let arms = arms.iter().map(|(_, p, e)| quote!(#p => #e,));
-            quote!(match raw.status.as_u16() {
-                #(#arms)*
-                #fallback
-            })
-        }
     }
 }

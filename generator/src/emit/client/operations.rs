@@ -92,17 +92,23 @@ fn success_enum(op: &Operation) -> Option<TokenStream> {
     })
 }
 
-/// The enum of an operation's documented error answers (and, for a streamed one, how a raw
-/// answer becomes it).
+/// The enum of an operation's documented error answers, declared to the runtime's
+/// `response::errors!`: each variant under the status it stands for (`#[status(404)]`,
+/// `#[status(400..=499, text)]`, `#[status(default)]`, `#[status(undocumented)]`), the enum
+/// under `#[gone(…)]` when the operation has a sunset. The runtime reads a response into it.
 fn error_enum(op: &Operation) -> TokenStream {
     let name = error_ident(op);
     let variants = op.responses.iter().filter(|r| !r.is_success()).map(|r| {
         let v = ident(&r.variant);
         let docs = response_doc(r);
+        let status = match r.status {
+            Status::Code(_) | Status::Range(_) => status_pattern(r, op),
+            Status::Default => quote!(default),
+        };
         match r.body.as_ref().map(|b| &b.kind) {
             Some(BodyKind::Json(t) | BodyKind::Form(t)) => {
                 let t = rust_type(t, true);
-                quote!(#docs #v(#t),)
+                quote!(#docs #[status(#status)] #v(#t),)
             }
             // Whatever the server sent, as text: the document describes no JSON body, but
             // the message a server writes there (a sentence, a JSON it did not declare)
@@ -117,7 +123,7 @@ fn error_enum(op: &Operation) -> TokenStream {
                 lines.push(String::new());
                 lines.push("Holds the body as text, as the server sent it (empty if none).".into());
                 let docs = doc(&lines);
-                quote!(#docs #v(String),)
+                quote!(#docs #[status(#status, text)] #v(String),)
             }
         }
     });
@@ -130,55 +136,33 @@ fn error_enum(op: &Operation) -> TokenStream {
             "document's error type (a body that is not one is `Error::UnexpectedStatus`)."
                 .to_string(),
         ]);
-        quote!(#docs #v(#t),)
+        quote!(#docs #[status(undocumented)] #v(#t),)
     });
-    let docs = doc(&[
-        format!(
-            "The documented error answers of `{}`; the status and headers are on [`Error::Api`].",
-            op.id
-        ),
-        String::new(),
-        "`non_exhaustive`: an error status the document adds later is a new variant; code".into(),
-        "that matches on this enum keeps compiling.".into(),
-    ]);
-    let from_raw = op.streamed.then(|| {
-        let (arms, has_default) = error_arms(op);
-        // Without documented errors every status is unexpected, and with `default` alone
-        // every status reads the same way: no one-arm `match` (clippy::match_single_binding).
-        let body = match arms.as_slice() {
-            [] => quote!(raw.unexpected()),
-            [(_, expr)] if has_default => expr.clone(),
-            _ => {
-                let fallback = (!has_default).then(|| quote!(_ => raw.unexpected(),));
-                let arms = arms.iter().map(|(p, e)| quote!(#p => #e,));
-                quote! {
-                    match raw.status.as_u16() {
-                        #(#arms)*
-                        #fallback
-                    }
-                }
-            }
-        };
-        quote! {
-            impl #name {
-                /// The error a response of another status than the stream's becomes (also
-                /// the `error` event that ends a stream, by its `status`).
-                fn from_raw(raw: Raw) -> Error<Self> {
-                    #body
-                }
-            }
-        }
-    });
-    // `Serialize`, untagged: a variant writes the body the server sent (a status without
-    // one writes `null`), for logs and tools such as the generated CLI.
+    // Past its sunset the server answers 410: `Error::Gone`, naming the replacement, unless
+    // the document describes a 410 (or 4XX) itself.
+    let documents_410 = op
+        .responses
+        .iter()
+        .any(|r| matches!(r.status, Status::Code(410) | Status::Range(4)));
+    let gone = op
+        .deprecated
+        .as_ref()
+        .filter(|d| d.sunset.is_some() && !documents_410)
+        .map(|d| {
+            let id = &op.id;
+            let replacement = d.replacement.iter();
+            quote!(#[gone(#id #(, #replacement)*)])
+        });
+    let docs = doc(&[format!(
+        "The documented error answers of `{}`; the status and headers are on [`Error::Api`].",
+        op.id
+    )]);
     quote! {
-        #docs
-        #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-        #[serde(untagged)]
-        #[allow(clippy::large_enum_variant)]
-        #[non_exhaustive]
-        pub enum #name { #(#variants)* #undocumented }
-        #from_raw
+        response::errors! {
+            #docs
+            #gone
+            pub enum #name { #(#variants)* #undocumented }
+        }
     }
 }
 
@@ -225,46 +209,4 @@ fn headers_struct(op: &Operation, r: &Response) -> Option<TokenStream> {
             }
         }
     })
-}
-
-/// The match arms (codes first, then ranges, then `default`) turning a documented error status
-/// into the operation's error, and the arm for an undocumented one, as expressions of `raw`.
-pub(super) fn error_arms(op: &Operation) -> (Vec<(TokenStream, TokenStream)>, bool) {
-    let error_ty = error_ident(op);
-    let mut arms: Vec<(u8, TokenStream, TokenStream)> = op
-        .responses
-        .iter()
-        .filter(|r| !r.is_success())
-        .map(|r| {
-            let v = ident(&r.variant);
-            let expr = match r.body.as_ref().map(|b| &b.kind) {
-                Some(BodyKind::Json(_) | BodyKind::Form(_)) => {
-                    quote!(raw.api_error(#error_ty::#v))
-                }
-                _ => quote!(raw.api_error_text(#error_ty::#v)),
-            };
-            (status_rank(r), status_pattern(r, op), expr)
-        })
-        .collect();
-    if op.undocumented.error.is_some() {
-        let v = ident(UNDOCUMENTED_VARIANT);
-        arms.push((3, quote!(_), quote!(raw.undocumented_error(#error_ty::#v))));
-    }
-    arms.sort_by_key(|(rank, _, _)| *rank);
-    // `default`, or an undocumented error read as the document's type: a wildcard arm.
-    let has_wildcard =
-        op.responses.iter().any(|r| r.status == Status::Default) || op.undocumented.error.is_some();
-    (
-        arms.into_iter().map(|(_, p, e)| (p, e)).collect(),
-        has_wildcard,
-    )
-}
-
-/// Match order: exact codes, then ranges, then `default`.
-pub(super) fn status_rank(r: &Response) -> u8 {
-    match r.status {
-        Status::Code(_) => 0,
-        Status::Range(_) => 1,
-        Status::Default => 2,
-    }
 }

@@ -25,6 +25,8 @@ use crate::runtime::request;
 use crate::runtime::request::JSON;
 use crate::runtime::request::Query;
 use crate::runtime::request::ToParam;
+use crate::runtime::response;
+use crate::runtime::response::Raw;
 use crate::runtime::response::ResponseValue;
 use crate::runtime::retry::RetryPolicy;
 use crate::runtime::transport::OperationInfo;
@@ -324,14 +326,7 @@ impl Client {
                 },
             )
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Value, _>(),
-            400 => Err(raw.api_error(Path2Error::BadRequest)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Value, _>())
-            }
-            _ => Err(raw.undocumented_error(Path2Error::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// Required parameters named like the command-line client's locals (issue 33), and one named
@@ -399,11 +394,7 @@ impl Client {
                 },
             )
             .await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(CliLocalsError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
     /// More locals, and a body that takes the prelude's `Result`.
@@ -491,14 +482,7 @@ impl Client {
                 },
             )
             .await?;
-        match raw.status.as_u16() {
-            201 => raw.json::<types::Value, _>(),
-            400 => Err(raw.api_error(Raw2Error::BadRequest)),
-            200..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Value, _>())
-            }
-            _ => Err(raw.undocumented_error(Raw2Error::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[201], Raw::json)
     }
 
     /// Takes the name of the trait's `handle_error`.
@@ -560,11 +544,7 @@ impl Client {
                 },
             )
             .await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.api_error(HandleErrorError::Default)),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
     /// `GET /ops/builder` (operation `builder`).
@@ -577,13 +557,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Vec2, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Vec2, _>())
-            }
-            _ => Err(raw.undocumented_error(BuilderError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /ops/for-server` (operation `for_server`).
@@ -599,13 +573,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Box2, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Box2, _>())
-            }
-            _ => Err(raw.undocumented_error(ForServerError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /ops/base-url` (operation `baseUrl`).
@@ -618,13 +586,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::String2, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::String2, _>())
-            }
-            _ => Err(raw.undocumented_error(BaseUrlError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /ops/last-rate-limit` (operation `lastRateLimit`).
@@ -640,13 +602,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Option2, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Option2, _>())
-            }
-            _ => Err(raw.undocumented_error(LastRateLimitError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /ops/router` (operation `router`).
@@ -657,11 +613,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(RouterError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
     /// `GET /ops/rate-limit-policy` (operation `rate_limit_policy`).
@@ -677,11 +629,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(RateLimitPolicyError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
     /// `PUT /ops/serve-path` (operation `serve_path`).
@@ -695,11 +643,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(ServePathError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
     /// `GET /ops/api` (operation `api`).
@@ -710,11 +654,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(ApiError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
     /// `GET /ops/config` (operation `config`).
@@ -725,11 +665,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(ConfigError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
     /// `GET /ops/routes` (operation `routes`).
@@ -740,11 +676,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(RoutesError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
     /// `DELETE /ops/type` (operation `type`).
@@ -755,11 +687,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(TypeError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
     /// `GET /ops/self` (operation `self`).
@@ -770,13 +698,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Self_, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Self_, _>())
-            }
-            _ => Err(raw.undocumented_error(SelfError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /ops/super/{super}` (operation `super`).
@@ -809,13 +731,7 @@ impl Client {
         query.append_opt("crate", options.crate_.as_ref());
         let query = query.finish();
         let raw = self.transport.send_url(&OPERATION, &path, &query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Type, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Type, _>())
-            }
-            _ => Err(raw.undocumented_error(SuperError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// An operation named like the prelude's `Result`.
@@ -848,15 +764,7 @@ impl Client {
         query.append_opt("None", options.none.as_ref());
         let query = query.finish();
         let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::ResultOkBody, _>(),
-            404 => Err(raw.api_error(ResultError::NotFound)),
-            201..=299 => {
-                self.transport
-                    .undocumented(&OPERATION, raw.json::<types::ResultOkBody, _>())
-            }
-            _ => Err(raw.undocumented_error(ResultError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// Its 5XX answer's headers spell `GetInternalServerErrorHeaders` too.
@@ -874,12 +782,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            500..=599 => Err(raw.api_error_text(GetInternalError::ServerError)),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(GetInternalError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
     /// Its 500 answer's headers are `GetInternalServerErrorHeaders`.
@@ -892,12 +795,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            500 => Err(raw.api_error_text(GetError::InternalServerError)),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(GetError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
     /// Names clippy flags by default (`foo`, `baz`, `quux`), a body read the same way under two
@@ -964,7 +862,7 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200..=299 => raw.json::<types::Placeholder, _>(),
-            _ => Err(raw.api_error(PlaceholdersError::Default)),
+            _ => Err(raw.error()),
         }
     }
 
@@ -999,14 +897,7 @@ impl Client {
         query.append_opt("kind", options.kind.as_ref());
         let query = query.finish();
         let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::BracesOkBody, _>(),
-            201..=299 => {
-                self.transport
-                    .undocumented(&OPERATION, raw.json::<types::BracesOkBody, _>())
-            }
-            _ => Err(raw.undocumented_error(BracesError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// Named like `Clone::clone`, which `Arc` (the router's handle on the implementation) has too.
@@ -1035,15 +926,7 @@ impl Client {
         query.append_opt("old", options.old.as_ref());
         let query = query.finish();
         let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Chain, _>(),
-            400 => Err(raw.api_error(CloneError::BadRequest)),
-            401..=499 => Err(raw.api_error(CloneError::ClientError)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Chain, _>())
-            }
-            _ => Err(raw.undocumented_error(CloneError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// A method name that starts with an underscore (`_1st`).
@@ -1061,34 +944,9 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    let mut builder = http
-                        .request(http::Method::POST, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        );
-                    builder = builder
-                        .header(
-                            http::header::CONTENT_TYPE,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                        .body(body.clone());
-                    builder
-                },
-            )
+            .send_body(&OPERATION, path, query, JSON, "application/json", &body)
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::V1stOkBody, _>(),
-            201..=299 => {
-                self.transport
-                    .undocumented(&OPERATION, raw.json::<types::V1stOkBody, _>())
-            }
-            _ => Err(raw.undocumented_error(V1stError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `POST /ops/conventions/new` (operation `new`).
@@ -1103,11 +961,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(NewError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
     /// `GET /ops/conventions/from` (operation `fromText`).
@@ -1122,11 +976,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(FromTextError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
     /// `GET /ops/conventions/into` (operation `intoPdf`).
@@ -1141,11 +991,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(IntoPdfError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
     /// `GET /ops/conventions/as` (operation `asJson`).
@@ -1159,11 +1005,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(AsJsonError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
     /// `GET /ops/conventions/to` (operation `toCsv`).
@@ -1177,11 +1019,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(ToCsvError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
     /// `GET /ops/conventions/to-mut` (operation `toCsvMut`).
@@ -1196,11 +1034,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(ToCsvMutError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
     /// `GET /ops/conventions/is` (operation `isReady`).
@@ -1214,11 +1048,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(IsReadyError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
     /// `GET /ops/conventions/next` (operation `next`).
@@ -1232,11 +1062,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(NextError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
     /// `GET /ops/conventions/from-str` (operation `fromStr`).
@@ -1251,11 +1077,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(FromStrError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
     /// `GET /ops/conventions/default` (operation `default`).
@@ -1269,11 +1091,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(DefaultError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
     /// `GET /ops/conventions/from-iter` (operation `from_iter`).
@@ -1288,11 +1106,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(FromIterError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 }
 
@@ -1314,21 +1128,18 @@ request::parameters! {
     }
 }
 
-/// The documented error answers of `path`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "path")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum Path2Error {
-    /// 400: The document's error body.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `path`; the status and headers are on [`Error::Api`].
+    pub enum Path2Error {
+        /// 400: The document's error body.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
 /// Headers of the `200` answer of `path`.
@@ -1371,19 +1182,15 @@ request::parameters! {
     }
 }
 
-/// The documented error answers of `cliLocals`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "cli")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum CliLocalsError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `cliLocals`; the status and headers are on [`Error::Api`].
+    pub enum CliLocalsError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
 #[cfg(feature = "raw")]
@@ -1416,21 +1223,18 @@ request::parameters! {
     }
 }
 
-/// The documented error answers of `raw`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "raw")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum Raw2Error {
-    /// 400: The document's error body.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `raw`; the status and headers are on [`Error::Api`].
+    pub enum Raw2Error {
+        /// 400: The document's error body.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
 #[cfg(feature = "ops")]
@@ -1478,199 +1282,148 @@ request::parameters! {
     }
 }
 
-/// The documented error answers of `handleError`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum HandleErrorError {
-    /// default: The document's error body.
-    Default(types::Error),
+response::errors! {
+    /// The documented error answers of `handleError`; the status and headers are on [`Error::Api`].
+    pub enum HandleErrorError {
+        /// default: The document's error body.
+        #[status(default)]
+        Default(types::Error),
+    }
 }
 
-/// The documented error answers of `builder`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum BuilderError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `builder`; the status and headers are on [`Error::Api`].
+    pub enum BuilderError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `for_server`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ForServerError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `for_server`; the status and headers are on [`Error::Api`].
+    pub enum ForServerError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `baseUrl`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum BaseUrlError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `baseUrl`; the status and headers are on [`Error::Api`].
+    pub enum BaseUrlError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `lastRateLimit`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum LastRateLimitError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `lastRateLimit`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum LastRateLimitError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `router`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum RouterError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `router`; the status and headers are on [`Error::Api`].
+    pub enum RouterError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `rate_limit_policy`; the status and headers are on
-/// [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum RateLimitPolicyError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `rate_limit_policy`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum RateLimitPolicyError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `serve_path`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ServePathError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `serve_path`; the status and headers are on [`Error::Api`].
+    pub enum ServePathError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `api`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ApiError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `api`; the status and headers are on [`Error::Api`].
+    pub enum ApiError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `config`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ConfigError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `config`; the status and headers are on [`Error::Api`].
+    pub enum ConfigError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `routes`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum RoutesError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `routes`; the status and headers are on [`Error::Api`].
+    pub enum RoutesError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `type`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum TypeError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `type`; the status and headers are on [`Error::Api`].
+    pub enum TypeError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `self`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum SelfError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `self`; the status and headers are on [`Error::Api`].
+    pub enum SelfError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
 #[cfg(feature = "ops")]
@@ -1685,19 +1438,15 @@ request::parameters! {
     }
 }
 
-/// The documented error answers of `super`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum SuperError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `super`; the status and headers are on [`Error::Api`].
+    pub enum SuperError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
 #[cfg(feature = "ops")]
@@ -1721,40 +1470,34 @@ request::parameters! {
     }
 }
 
-/// The documented error answers of `Result`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ResultError {
-    /// 404: The document's error body.
-    NotFound(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `Result`; the status and headers are on [`Error::Api`].
+    pub enum ResultError {
+        /// 404: The document's error body.
+        #[status(404)]
+        NotFound(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `getInternal`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetInternalError {
-    /// 5XX: A server error, with a header.
-    ///
-    /// Holds the body as text, as the server sent it (empty if none).
-    ServerError(String),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `getInternal`; the status and headers are on [`Error::Api`].
+    pub enum GetInternalError {
+        /// 5XX: A server error, with a header.
+        ///
+        /// Holds the body as text, as the server sent it (empty if none).
+        #[status(500..= 599, text)]
+        ServerError(String),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
 /// Headers of the `5XX` answer of `getInternal`.
@@ -1779,23 +1522,20 @@ impl GetInternalServerErrorHeaders {
     }
 }
 
-/// The documented error answers of `get`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetError {
-    /// 500: A server error, with a header.
-    ///
-    /// Holds the body as text, as the server sent it (empty if none).
-    InternalServerError(String),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `get`; the status and headers are on [`Error::Api`].
+    pub enum GetError {
+        /// 500: A server error, with a header.
+        ///
+        /// Holds the body as text, as the server sent it (empty if none).
+        #[status(500, text)]
+        InternalServerError(String),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
 /// Headers of the `500` answer of `get`.
@@ -1832,18 +1572,15 @@ request::parameters! {
     }
 }
 
-/// The documented error answers of `placeholders`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PlaceholdersError {
-    /// default: Every status reads the same way.
-    Default(types::Placeholder),
+response::errors! {
+    /// The documented error answers of `placeholders`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum PlaceholdersError {
+        /// default: Every status reads the same way.
+        #[status(default)]
+        Default(types::Placeholder),
+    }
 }
 
 #[cfg(feature = "ops")]
@@ -1858,19 +1595,15 @@ request::parameters! {
     }
 }
 
-/// The documented error answers of `braces`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum BracesError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `braces`; the status and headers are on [`Error::Api`].
+    pub enum BracesError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
 #[cfg(feature = "ops")]
@@ -1887,201 +1620,151 @@ request::parameters! {
     }
 }
 
-/// The documented error answers of `clone`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum CloneError {
-    /// 400: The document's error body.
-    BadRequest(types::Error),
-    /// 4XX: The document's error body.
-    ClientError(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `clone`; the status and headers are on [`Error::Api`].
+    pub enum CloneError {
+        /// 400: The document's error body.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// 4XX: The document's error body.
+        #[status(401..= 499)]
+        ClientError(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `1st`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum V1stError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `1st`; the status and headers are on [`Error::Api`].
+    pub enum V1stError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `new`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum NewError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `new`; the status and headers are on [`Error::Api`].
+    pub enum NewError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `fromText`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum FromTextError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `fromText`; the status and headers are on [`Error::Api`].
+    pub enum FromTextError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `intoPdf`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum IntoPdfError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `intoPdf`; the status and headers are on [`Error::Api`].
+    pub enum IntoPdfError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `asJson`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum AsJsonError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `asJson`; the status and headers are on [`Error::Api`].
+    pub enum AsJsonError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `toCsv`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ToCsvError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `toCsv`; the status and headers are on [`Error::Api`].
+    pub enum ToCsvError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `toCsvMut`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ToCsvMutError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `toCsvMut`; the status and headers are on [`Error::Api`].
+    pub enum ToCsvMutError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `isReady`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum IsReadyError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `isReady`; the status and headers are on [`Error::Api`].
+    pub enum IsReadyError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `next`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum NextError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `next`; the status and headers are on [`Error::Api`].
+    pub enum NextError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `fromStr`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum FromStrError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `fromStr`; the status and headers are on [`Error::Api`].
+    pub enum FromStrError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `default`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum DefaultError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `default`; the status and headers are on [`Error::Api`].
+    pub enum DefaultError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `from_iter`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum FromIterError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `from_iter`; the status and headers are on [`Error::Api`].
+    pub enum FromIterError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }

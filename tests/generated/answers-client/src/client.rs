@@ -37,6 +37,8 @@ use crate::runtime::request;
 use crate::runtime::request::JSON;
 use crate::runtime::request::Query;
 use crate::runtime::request::ToParam;
+use crate::runtime::response;
+use crate::runtime::response::Raw;
 use crate::runtime::response::ResponseValue;
 use crate::runtime::retry::RetryPolicy;
 use crate::runtime::transport::OperationInfo;
@@ -272,14 +274,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<Option<types::Owner>, _>(),
-            201..=299 => {
-                self.transport
-                    .undocumented(&OPERATION, raw.json::<Option<types::Owner>, _>())
-            }
-            _ => Err(raw.undocumented_error(GetCurrentOwnerError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// Every owner, or null when the list is not known.
@@ -294,14 +289,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<Option<Vec<types::Owner>>, _>(),
-            201..=299 => {
-                self.transport
-                    .undocumented(&OPERATION, raw.json::<Option<Vec<types::Owner>>, _>())
-            }
-            _ => Err(raw.undocumented_error(ListOwnersError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// A 204 that declares a JSON body (as FastAPI writes it); a 204 has none.
@@ -320,11 +308,7 @@ impl Client {
         let path = request::path(OPERATION.path, &[&id]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, None).await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(DeleteOwnerError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
     /// A number, or null (`anyOf: [number, null]`).
@@ -339,13 +323,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<Option<f64>, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<Option<f64>, _>())
-            }
-            _ => Err(raw.undocumented_error(GetLatenessError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// An answer whose only value is `null` (what schemars writes for `()`).
@@ -358,11 +336,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<(), _>(),
-            201..=299 => self.transport.undocumented(&OPERATION, raw.json::<(), _>()),
-            _ => Err(raw.undocumented_error(HoldError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// An answer of any media type, and a JSON error.
@@ -380,15 +354,7 @@ impl Client {
             .transport
             .send_url(&OPERATION, path, query, Some("*/*, application/json"))
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<serde_json::Value, _>(),
-            400..=499 => Err(raw.api_error(GetReportError::ClientError)),
-            201..=299 => {
-                self.transport
-                    .undocumented(&OPERATION, raw.json::<serde_json::Value, _>())
-            }
-            _ => Err(raw.undocumented_error(GetReportError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// A JSON answer under a media type of the API's own (fitbit's JSON:API).
@@ -406,13 +372,7 @@ impl Client {
             .transport
             .send_url(&OPERATION, path, query, Some("application/vnd.api+json"))
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Owner, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Owner, _>())
-            }
-            _ => Err(raw.undocumented_error(GetProfileError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// A string answer of any media type (nexus's `*/*` answers), read as text.
@@ -425,11 +385,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, Some("*/*")).await?;
-        match raw.status.as_u16() {
-            200 => raw.text(),
-            201..=299 => self.transport.undocumented(&OPERATION, raw.text()),
-            _ => Err(raw.undocumented_error(GetMotdError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::text)
     }
 
     /// A union whose variants pin its discriminator property, without a `mapping` (openai's
@@ -446,17 +402,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::ListToolCallsOkBody, _>(),
-            201..=299 => {
-                self.transport
-                    .undocumented(
-                        &OPERATION,
-                        raw.json::<types::ListToolCallsOkBody, _>(),
-                    )
-            }
-            _ => Err(raw.undocumented_error(ListToolCallsError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// Audio bytes.
@@ -477,12 +423,7 @@ impl Client {
             .transport
             .send_url(&OPERATION, path, &query, Some("audio/mpeg, application/json"))
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.bytes(),
-            400..=499 => Err(raw.api_error(GetSpeechError::ClientError)),
-            201..=299 => self.transport.undocumented(&OPERATION, raw.bytes()),
-            _ => Err(raw.undocumented_error(GetSpeechError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::bytes)
     }
 
     /// A WebSocket (a protocol switch, not a request and an answer).
@@ -497,12 +438,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
-        match raw.status.as_u16() {
-            101 => Err(raw.api_error_text(OpenSocketError::SwitchingProtocols)),
-            400..=499 => Err(raw.api_error(OpenSocketError::ClientError)),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(OpenSocketError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[], Raw::empty)
     }
 
     /// A parameter named `version`.
@@ -538,14 +474,7 @@ impl Client {
         query.append_opt("version", options.version.as_ref());
         let query = query.finish();
         let raw = self.transport.send_url(&OPERATION, &path, &query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::GetDocumentOkBody, _>(),
-            201..=299 => {
-                self.transport
-                    .undocumented(&OPERATION, raw.json::<types::GetDocumentOkBody, _>())
-            }
-            _ => Err(raw.undocumented_error(GetDocumentError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// No security scheme, but an `Authorization` header parameter (progenitor's keeper), an
@@ -593,14 +522,7 @@ impl Client {
                 },
             )
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::CheckTokenOkBody, _>(),
-            201..=299 => {
-                self.transport
-                    .undocumented(&OPERATION, raw.json::<types::CheckTokenOkBody, _>())
-            }
-            _ => Err(raw.undocumented_error(CheckTokenError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// Stores a file's bytes as they are.
@@ -619,31 +541,16 @@ impl Client {
         let body = Ok::<_, crate::runtime::error::SendError>(body.clone())?;
         let raw = self
             .transport
-            .send_dyn(
+            .send_body(
                 &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    let mut builder = http
-                        .request(http::Method::PUT, request::url(base, &path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("text/plain"),
-                        );
-                    builder = builder
-                        .header(
-                            http::header::CONTENT_TYPE,
-                            http::HeaderValue::from_static("application/octet-stream"),
-                        )
-                        .body(body.clone());
-                    builder
-                },
+                &path,
+                query,
+                Some("text/plain"),
+                "application/octet-stream",
+                &body,
             )
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.text(),
-            201..=299 => self.transport.undocumented(&OPERATION, raw.text()),
-            _ => Err(raw.undocumented_error(PutBlobError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::text)
     }
 
     /// Stores an image sent as PNG or JPEG.
@@ -688,11 +595,7 @@ impl Client {
                 },
             )
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.text(),
-            201..=299 => self.transport.undocumented(&OPERATION, raw.text()),
-            _ => Err(raw.undocumented_error(PutImageError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::text)
     }
 
     /// Stores a file of any media type (api.github.com's release assets).
@@ -733,11 +636,7 @@ impl Client {
                 },
             )
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.text(),
-            201..=299 => self.transport.undocumented(&OPERATION, raw.text()),
-            _ => Err(raw.undocumented_error(AddAssetError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::text)
     }
 
     /// Stores a note.
@@ -758,31 +657,9 @@ impl Client {
         >(bytes::Bytes::from(body.to_owned()))?;
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    let mut builder = http
-                        .request(http::Method::POST, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("text/plain"),
-                        );
-                    builder = builder
-                        .header(
-                            http::header::CONTENT_TYPE,
-                            http::HeaderValue::from_static("text/plain"),
-                        )
-                        .body(body.clone());
-                    builder
-                },
-            )
+            .send_body(&OPERATION, path, query, Some("text/plain"), "text/plain", &body)
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.text(),
-            201..=299 => self.transport.undocumented(&OPERATION, raw.text()),
-            _ => Err(raw.undocumented_error(AddNoteError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::text)
     }
 
     /// An album from a form of a title, a JSON part and two files.
@@ -817,14 +694,7 @@ impl Client {
                 },
             )
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::AddAlbumOkBody, _>(),
-            201..=299 => {
-                self.transport
-                    .undocumented(&OPERATION, raw.json::<types::AddAlbumOkBody, _>())
-            }
-            _ => Err(raw.undocumented_error(AddAlbumError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// A poster from JSON (a title and a link) or from a form with its image.
@@ -842,34 +712,9 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    let mut builder = http
-                        .request(http::Method::POST, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        );
-                    builder = builder
-                        .header(
-                            http::header::CONTENT_TYPE,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                        .body(body.clone());
-                    builder
-                },
-            )
+            .send_body(&OPERATION, path, query, JSON, "application/json", &body)
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::AddPosterOkBody, _>(),
-            201..=299 => {
-                self.transport
-                    .undocumented(&OPERATION, raw.json::<types::AddPosterOkBody, _>())
-            }
-            _ => Err(raw.undocumented_error(AddPosterError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// [`add_poster`](Self::add_poster) with the body sent as `multipart/form-data` (the document
@@ -907,190 +752,145 @@ impl Client {
                 },
             )
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::AddPosterOkBody, _>(),
-            201..=299 => {
-                self.transport
-                    .undocumented(&OPERATION, raw.json::<types::AddPosterOkBody, _>())
-            }
-            _ => Err(raw.undocumented_error(AddPosterError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }
 
-/// The documented error answers of `getCurrentOwner`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "owners")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetCurrentOwnerError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `getCurrentOwner`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum GetCurrentOwnerError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `listOwners`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "owners")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ListOwnersError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `listOwners`; the status and headers are on [`Error::Api`].
+    pub enum ListOwnersError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `deleteOwner`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "owners")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum DeleteOwnerError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `deleteOwner`; the status and headers are on [`Error::Api`].
+    pub enum DeleteOwnerError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `getLateness`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "lateness")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetLatenessError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `getLateness`; the status and headers are on [`Error::Api`].
+    pub enum GetLatenessError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `hold`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "hold")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum HoldError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `hold`; the status and headers are on [`Error::Api`].
+    pub enum HoldError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `getReport`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "report")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetReportError {
-    /// 4XX: Refused.
-    ClientError(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `getReport`; the status and headers are on [`Error::Api`].
+    pub enum GetReportError {
+        /// 4XX: Refused.
+        #[status(400..= 499)]
+        ClientError(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `getProfile`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "profile")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetProfileError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `getProfile`; the status and headers are on [`Error::Api`].
+    pub enum GetProfileError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `getMotd`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "motd")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetMotdError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `getMotd`; the status and headers are on [`Error::Api`].
+    pub enum GetMotdError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `listToolCalls`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ListToolCallsError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `listToolCalls`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum ListToolCallsError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `getSpeech`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "speech")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetSpeechError {
-    /// 4XX: Refused.
-    ClientError(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `getSpeech`; the status and headers are on [`Error::Api`].
+    pub enum GetSpeechError {
+        /// 4XX: Refused.
+        #[status(400..= 499)]
+        ClientError(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `openSocket`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "socket")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum OpenSocketError {
-    /// 101: Switching to WebSocket.
-    ///
-    /// Holds the body as text, as the server sent it (empty if none).
-    SwitchingProtocols(String),
-    /// 4XX: Refused.
-    ClientError(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `openSocket`; the status and headers are on [`Error::Api`].
+    pub enum OpenSocketError {
+        /// 101: Switching to WebSocket.
+        ///
+        /// Holds the body as text, as the server sent it (empty if none).
+        #[status(101, text)]
+        SwitchingProtocols(String),
+        /// 4XX: Refused.
+        #[status(400..= 499)]
+        ClientError(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
 #[cfg(feature = "documents")]
@@ -1105,122 +905,90 @@ request::parameters! {
     }
 }
 
-/// The documented error answers of `getDocument`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "documents")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetDocumentError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `getDocument`; the status and headers are on [`Error::Api`].
+    pub enum GetDocumentError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `checkToken`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "tokens")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum CheckTokenError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `checkToken`; the status and headers are on [`Error::Api`].
+    pub enum CheckTokenError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `putBlob`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "blobs")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PutBlobError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `putBlob`; the status and headers are on [`Error::Api`].
+    pub enum PutBlobError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `putImage`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "images")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PutImageError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `putImage`; the status and headers are on [`Error::Api`].
+    pub enum PutImageError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `addAsset`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "assets")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum AddAssetError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `addAsset`; the status and headers are on [`Error::Api`].
+    pub enum AddAssetError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `addNote`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "notes")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum AddNoteError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `addNote`; the status and headers are on [`Error::Api`].
+    pub enum AddNoteError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `addAlbum`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "albums")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum AddAlbumError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `addAlbum`; the status and headers are on [`Error::Api`].
+    pub enum AddAlbumError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `addPoster`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "posters")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum AddPosterError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `addPoster`; the status and headers are on [`Error::Api`].
+    pub enum AddPosterError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }

@@ -35,6 +35,8 @@ use crate::runtime::request::JSON;
 use crate::runtime::request::Query;
 use crate::runtime::request::ObjectQuery;
 use crate::runtime::request::ToParam;
+use crate::runtime::response;
+use crate::runtime::response::Raw;
 use crate::runtime::response::ResponseValue;
 use crate::runtime::retry::RetryPolicy;
 use crate::runtime::transport::OperationInfo;
@@ -360,7 +362,6 @@ impl Client {
                     .map(|value| value.map(GetTreesIdSuccess::Ok))
             }
             202 => raw.empty().map(|value| value.map(|()| GetTreesIdSuccess::Accepted)),
-            400..=499 => Err(raw.api_error(GetTreesIdError::ClientError)),
             201..=299 => {
                 self.transport
                     .undocumented(
@@ -370,7 +371,7 @@ impl Client {
                             .map(|value| value.map(GetTreesIdSuccess::Ok)),
                     )
             }
-            _ => Err(raw.undocumented_error(GetTreesIdError::Undocumented)),
+            _ => Err(raw.error()),
         }
     }
 
@@ -387,29 +388,9 @@ impl Client {
         let body = body.map(request::to_json).transpose()?;
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    let mut builder = http
-                        .request(http::Method::POST, request::url(base, path, query));
-                    if let Some(body) = &body {
-                        builder = builder
-                            .header(
-                                http::header::CONTENT_TYPE,
-                                http::HeaderValue::from_static("application/json"),
-                            )
-                            .body(body.clone());
-                    }
-                    builder
-                },
-            )
+            .send_body(&OPERATION, path, query, None, "application/json", body.as_ref())
             .await?;
-        match raw.status.as_u16() {
-            201 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(PostFormsError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[201], Raw::empty)
     }
 
     /// [`post_forms`](Self::post_forms) with the body sent as `multipart/form-data` (the document
@@ -443,11 +424,7 @@ impl Client {
                 },
             )
             .await?;
-        match raw.status.as_u16() {
-            201 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(PostFormsError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[201], Raw::empty)
     }
 
     /// A union as a form: its values are text, read as the numbers and booleans of the variant the
@@ -465,35 +442,16 @@ impl Client {
         let body = request::to_form(body)?;
         let raw = self
             .transport
-            .send_dyn(
+            .send_body(
                 &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    let mut builder = http
-                        .request(http::Method::POST, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        );
-                    builder = builder
-                        .header(
-                            http::header::CONTENT_TYPE,
-                            http::HeaderValue::from_static(
-                                "application/x-www-form-urlencoded",
-                            ),
-                        )
-                        .body(body.clone());
-                    builder
-                },
+                path,
+                query,
+                JSON,
+                "application/x-www-form-urlencoded",
+                &body,
             )
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Dish, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Dish, _>())
-            }
-            _ => Err(raw.undocumented_error(AddDishError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// [`add_dish`](Self::add_dish) with the body sent as `multipart/form-data` (the document
@@ -531,13 +489,7 @@ impl Client {
                 },
             )
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Dish, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Dish, _>())
-            }
-            _ => Err(raw.undocumented_error(AddDishError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// A body of any media type whose schema is a string (github's asset upload).
@@ -577,11 +529,7 @@ impl Client {
                 },
             )
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.text(),
-            201..=299 => self.transport.undocumented(&OPERATION, raw.text()),
-            _ => Err(raw.undocumented_error(PutRawNoteError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::text)
     }
 
     /// A body offered as JSON and as multipart with a schema of its own (openai's video uploads):
@@ -600,31 +548,16 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_dyn(
+            .send_body(
                 &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    let mut builder = http
-                        .request(http::Method::POST, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("text/plain"),
-                        );
-                    builder = builder
-                        .header(
-                            http::header::CONTENT_TYPE,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                        .body(body.clone());
-                    builder
-                },
+                path,
+                query,
+                Some("text/plain"),
+                "application/json",
+                &body,
             )
             .await?;
-        match raw.status.as_u16() {
-            201 => raw.text(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.text()),
-            _ => Err(raw.undocumented_error(CreateVideoError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[201], Raw::text)
     }
 
     /// [`create_video`](Self::create_video) with the body sent as `multipart/form-data` (the
@@ -664,11 +597,7 @@ impl Client {
                 },
             )
             .await?;
-        match raw.status.as_u16() {
-            201 => raw.text(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.text()),
-            _ => Err(raw.undocumented_error(CreateVideoError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[201], Raw::text)
     }
 
     /// A multipart form with a file: the implementation gets the body as sent, after the server has
@@ -703,11 +632,7 @@ impl Client {
                 },
             )
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.text(),
-            201..=299 => self.transport.undocumented(&OPERATION, raw.text()),
-            _ => Err(raw.undocumented_error(UploadError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::text)
     }
 
     /// `PUT /blobs` (operation `put_blobs`).
@@ -722,31 +647,16 @@ impl Client {
         let body = Ok::<_, crate::runtime::error::SendError>(body.clone())?;
         let raw = self
             .transport
-            .send_dyn(
+            .send_body(
                 &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    let mut builder = http
-                        .request(http::Method::PUT, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("text/plain"),
-                        );
-                    builder = builder
-                        .header(
-                            http::header::CONTENT_TYPE,
-                            http::HeaderValue::from_static("application/octet-stream"),
-                        )
-                        .body(body.clone());
-                    builder
-                },
+                path,
+                query,
+                Some("text/plain"),
+                "application/octet-stream",
+                &body,
             )
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.text(),
-            201..=299 => self.transport.undocumented(&OPERATION, raw.text()),
-            _ => Err(raw.undocumented_error(PutBlobsError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::text)
     }
 
     /// `POST /notes` (operation `post_notes`).
@@ -764,31 +674,9 @@ impl Client {
         >(bytes::Bytes::from(body.to_owned()))?;
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    let mut builder = http
-                        .request(http::Method::POST, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        );
-                    builder = builder
-                        .header(
-                            http::header::CONTENT_TYPE,
-                            http::HeaderValue::from_static("text/plain"),
-                        )
-                        .body(body.clone());
-                    builder
-                },
-            )
+            .send_body(&OPERATION, path, query, JSON, "text/plain", &body)
             .await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.api_error(PostNotesError::Default)),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
     /// One value or several (discord's `tag`): in a form-style query, one value and an array of one
@@ -822,13 +710,7 @@ impl Client {
         }
         let query = query.finish();
         let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<Vec<String>, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<Vec<String>, _>())
-            }
-            _ => Err(raw.undocumented_error(ListTaggedError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /things` (operation `get_things`).
@@ -840,14 +722,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::GetThingsOkBody, _>(),
-            201..=299 => {
-                self.transport
-                    .undocumented(&OPERATION, raw.json::<types::GetThingsOkBody, _>())
-            }
-            _ => Err(raw.undocumented_error(GetThingsError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /filters` (operation `echoFilters`).
@@ -887,14 +762,7 @@ impl Client {
         query.append_object("range", range, ObjectQuery::Deep)?;
         let query = query.finish();
         let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::EchoFiltersOkBody, _>(),
-            201..=299 => {
-                self.transport
-                    .undocumented(&OPERATION, raw.json::<types::EchoFiltersOkBody, _>())
-            }
-            _ => Err(raw.undocumented_error(EchoFiltersError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `POST /choices` (operation `echoChoices`).
@@ -909,34 +777,9 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    let mut builder = http
-                        .request(http::Method::POST, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        );
-                    builder = builder
-                        .header(
-                            http::header::CONTENT_TYPE,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                        .body(body.clone());
-                    builder
-                },
-            )
+            .send_body(&OPERATION, path, query, JSON, "application/json", &body)
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::EchoChoicesOkBody, _>(),
-            201..=299 => {
-                self.transport
-                    .undocumented(&OPERATION, raw.json::<types::EchoChoicesOkBody, _>())
-            }
-            _ => Err(raw.undocumented_error(EchoChoicesError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /labels/{names}` (operation `echoLabels`).
@@ -1021,14 +864,7 @@ impl Client {
                 },
             )
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::EchoLabelsOkBody, _>(),
-            201..=299 => {
-                self.transport
-                    .undocumented(&OPERATION, raw.json::<types::EchoLabelsOkBody, _>())
-            }
-            _ => Err(raw.undocumented_error(EchoLabelsError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }
 
@@ -1061,125 +897,95 @@ pub enum GetTreesIdSuccess {
     Accepted,
 }
 
-/// The documented error answers of `get_trees_id`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "trees")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetTreesIdError {
-    /// 4XX: A client error.
-    ClientError(types::GetTreesIdClientErrorBody),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::GetTreesIdClientErrorBody),
+response::errors! {
+    /// The documented error answers of `get_trees_id`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum GetTreesIdError {
+        /// 4XX: A client error.
+        #[status(400..= 499)]
+        ClientError(types::GetTreesIdClientErrorBody),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::GetTreesIdClientErrorBody),
+    }
 }
 
-/// The documented error answers of `post_forms`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "forms")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PostFormsError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::GetTreesIdClientErrorBody),
+response::errors! {
+    /// The documented error answers of `post_forms`; the status and headers are on [`Error::Api`].
+    pub enum PostFormsError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::GetTreesIdClientErrorBody),
+    }
 }
 
-/// The documented error answers of `addDish`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "dishes")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum AddDishError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::GetTreesIdClientErrorBody),
+response::errors! {
+    /// The documented error answers of `addDish`; the status and headers are on [`Error::Api`].
+    pub enum AddDishError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::GetTreesIdClientErrorBody),
+    }
 }
 
-/// The documented error answers of `putRawNote`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "raw-notes")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PutRawNoteError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::GetTreesIdClientErrorBody),
+response::errors! {
+    /// The documented error answers of `putRawNote`; the status and headers are on [`Error::Api`].
+    pub enum PutRawNoteError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::GetTreesIdClientErrorBody),
+    }
 }
 
-/// The documented error answers of `createVideo`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "videos")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum CreateVideoError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::GetTreesIdClientErrorBody),
+response::errors! {
+    /// The documented error answers of `createVideo`; the status and headers are on [`Error::Api`].
+    pub enum CreateVideoError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::GetTreesIdClientErrorBody),
+    }
 }
 
-/// The documented error answers of `upload`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "uploads")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum UploadError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::GetTreesIdClientErrorBody),
+response::errors! {
+    /// The documented error answers of `upload`; the status and headers are on [`Error::Api`].
+    pub enum UploadError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::GetTreesIdClientErrorBody),
+    }
 }
 
-/// The documented error answers of `put_blobs`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "blobs")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PutBlobsError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::GetTreesIdClientErrorBody),
+response::errors! {
+    /// The documented error answers of `put_blobs`; the status and headers are on [`Error::Api`].
+    pub enum PutBlobsError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::GetTreesIdClientErrorBody),
+    }
 }
 
-/// The documented error answers of `post_notes`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "notes")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PostNotesError {
-    /// default: Anything else.
-    Default(types::Named),
+response::errors! {
+    /// The documented error answers of `post_notes`; the status and headers are on [`Error::Api`].
+    pub enum PostNotesError {
+        /// default: Anything else.
+        #[status(default)]
+        Default(types::Named),
+    }
 }
 
 #[cfg(feature = "tagged")]
@@ -1194,34 +1000,26 @@ request::parameters! {
     }
 }
 
-/// The documented error answers of `listTagged`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "tagged")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ListTaggedError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::GetTreesIdClientErrorBody),
+response::errors! {
+    /// The documented error answers of `listTagged`; the status and headers are on [`Error::Api`].
+    pub enum ListTaggedError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::GetTreesIdClientErrorBody),
+    }
 }
 
-/// The documented error answers of `get_things`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "things")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetThingsError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::GetTreesIdClientErrorBody),
+response::errors! {
+    /// The documented error answers of `get_things`; the status and headers are on [`Error::Api`].
+    pub enum GetThingsError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::GetTreesIdClientErrorBody),
+    }
 }
 
 #[cfg(feature = "filters")]
@@ -1245,34 +1043,26 @@ request::parameters! {
     }
 }
 
-/// The documented error answers of `echoFilters`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "filters")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum EchoFiltersError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::GetTreesIdClientErrorBody),
+response::errors! {
+    /// The documented error answers of `echoFilters`; the status and headers are on [`Error::Api`].
+    pub enum EchoFiltersError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::GetTreesIdClientErrorBody),
+    }
 }
 
-/// The documented error answers of `echoChoices`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum EchoChoicesError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::GetTreesIdClientErrorBody),
+response::errors! {
+    /// The documented error answers of `echoChoices`; the status and headers are on [`Error::Api`].
+    pub enum EchoChoicesError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::GetTreesIdClientErrorBody),
+    }
 }
 
 #[cfg(feature = "labels")]
@@ -1299,17 +1089,13 @@ request::parameters! {
     }
 }
 
-/// The documented error answers of `echoLabels`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "labels")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum EchoLabelsError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::GetTreesIdClientErrorBody),
+response::errors! {
+    /// The documented error answers of `echoLabels`; the status and headers are on [`Error::Api`].
+    pub enum EchoLabelsError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::GetTreesIdClientErrorBody),
+    }
 }

@@ -12,8 +12,11 @@ use crate::runtime::auth::SecurityScheme;
 use crate::runtime::error::Error;
 use crate::runtime::ratelimit::RateLimit;
 use crate::runtime::request;
+use crate::runtime::request::JSON;
 use crate::runtime::request::Query;
 use crate::runtime::request::ToParam;
+use crate::runtime::response;
+use crate::runtime::response::Raw;
 use crate::runtime::response::ResponseValue;
 use crate::runtime::retry::RetryPolicy;
 use crate::runtime::transport::OperationInfo;
@@ -188,35 +191,9 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    let mut builder = http
-                        .request(http::Method::PUT, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        );
-                    builder = builder
-                        .header(
-                            http::header::CONTENT_TYPE,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                        .body(body.clone());
-                    builder
-                },
-            )
+            .send_body(&OPERATION, path, query, JSON, "application/json", &body)
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::HeldAmount, _>(),
-            400 => Err(raw.api_error(PutHeldAmountError::BadRequest)),
-            201..=299 => {
-                self.transport
-                    .undocumented(&OPERATION, raw.json::<types::HeldAmount, _>())
-            }
-            _ => Err(raw.undocumented_error(PutHeldAmountError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// Echoes the body, with what the parameters were read as in `echoed`.
@@ -278,14 +255,7 @@ impl Client {
                 },
             )
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Amounts, _>(),
-            400 => Err(raw.api_error(PostAmountsError::BadRequest)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Amounts, _>())
-            }
-            _ => Err(raw.undocumented_error(PostAmountsError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /events/{id}` (operation `getEvent`).
@@ -341,14 +311,7 @@ impl Client {
                 },
             )
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Event, _>(),
-            400 => Err(raw.api_error(GetEventError::BadRequest)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Event, _>())
-            }
-            _ => Err(raw.undocumented_error(GetEventError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `PUT /events/{id}` (operation `putEvent`).
@@ -364,52 +327,25 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    let mut builder = http
-                        .request(http::Method::PUT, request::url(base, &path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        );
-                    builder = builder
-                        .header(
-                            http::header::CONTENT_TYPE,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                        .body(body.clone());
-                    builder
-                },
-            )
+            .send_body(&OPERATION, &path, query, JSON, "application/json", &body)
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Event, _>(),
-            400 => Err(raw.api_error(PutEventError::BadRequest)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Event, _>())
-            }
-            _ => Err(raw.undocumented_error(PutEventError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }
 
-/// The documented error answers of `putHeldAmount`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "amounts")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PutHeldAmountError {
-    /// 400: A malformed value.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `putHeldAmount`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum PutHeldAmountError {
+        /// 400: A malformed value.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
 #[cfg(feature = "amounts")]
@@ -427,21 +363,18 @@ request::parameters! {
     }
 }
 
-/// The documented error answers of `postAmounts`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "amounts")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PostAmountsError {
-    /// 400: A malformed value.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `postAmounts`; the status and headers are on [`Error::Api`].
+    pub enum PostAmountsError {
+        /// 400: A malformed value.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
 #[cfg(feature = "events")]
@@ -472,21 +405,18 @@ request::parameters! {
     }
 }
 
-/// The documented error answers of `getEvent`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "events")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetEventError {
-    /// 400: A malformed value.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `getEvent`; the status and headers are on [`Error::Api`].
+    pub enum GetEventError {
+        /// 400: A malformed value.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
 /// Headers of the `200` answer of `getEvent`.
@@ -517,19 +447,16 @@ impl GetEventOkHeaders {
     }
 }
 
-/// The documented error answers of `putEvent`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "events")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PutEventError {
-    /// 400: A malformed value.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `putEvent`; the status and headers are on [`Error::Api`].
+    pub enum PutEventError {
+        /// 400: A malformed value.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }

@@ -17,6 +17,8 @@ use crate::runtime::request;
 use crate::runtime::request::JSON;
 use crate::runtime::request::Query;
 use crate::runtime::request::ToParam;
+use crate::runtime::response;
+use crate::runtime::response::Raw;
 use crate::runtime::response::ResponseValue;
 use crate::runtime::retry::RetryPolicy;
 use crate::runtime::transport::OperationInfo;
@@ -275,14 +277,7 @@ impl Client {
                 },
             )
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<Vec<types::Book>, _>(),
-            201..=299 => {
-                self.transport
-                    .undocumented(&OPERATION, raw.json::<Vec<types::Book>, _>())
-            }
-            _ => Err(raw.api_error(SearchBooksError::Default)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /books/{isbn}` (operation `get_books_isbn`).
@@ -299,14 +294,7 @@ impl Client {
         let path = request::path(OPERATION.path, &[&isbn]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Book, _>(),
-            404 => Err(raw.api_error(GetBooksIsbnError::NotFound)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Book, _>())
-            }
-            _ => Err(raw.undocumented_error(GetBooksIsbnError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `DELETE /books/{isbn}` (operation `withdrawBook`).
@@ -323,11 +311,7 @@ impl Client {
         let path = request::path(OPERATION.path, &[&isbn]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, None).await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.undocumented_error(WithdrawBookError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
     /// `POST /members/{memberId}/loans` (operation `lendBook`).
@@ -347,34 +331,9 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    let mut builder = http
-                        .request(http::Method::POST, request::url(base, &path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        );
-                    builder = builder
-                        .header(
-                            http::header::CONTENT_TYPE,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                        .body(body.clone());
-                    builder
-                },
-            )
+            .send_body(&OPERATION, &path, query, JSON, "application/json", &body)
             .await?;
-        match raw.status.as_u16() {
-            201 => raw.json::<types::Loan, _>(),
-            409 => Err(raw.api_error(LendBookError::Conflict)),
-            200..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Loan, _>())
-            }
-            _ => Err(raw.undocumented_error(LendBookError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[201], Raw::json)
     }
 }
 
@@ -399,18 +358,14 @@ request::parameters! {
     }
 }
 
-/// The documented error answers of `searchBooks`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "books")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum SearchBooksError {
-    /// default: Any error.
-    Default(types::Problem),
+response::errors! {
+    /// The documented error answers of `searchBooks`; the status and headers are on [`Error::Api`].
+    pub enum SearchBooksError {
+        /// default: Any error.
+        #[status(default)]
+        Default(types::Problem),
+    }
 }
 
 /// Headers of the `200` answer of `searchBooks`.
@@ -447,51 +402,43 @@ impl SearchBooksOkHeaders {
     }
 }
 
-/// The documented error answers of `get_books_isbn`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "books")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetBooksIsbnError {
-    /// 404: No such book.
-    NotFound(types::Problem),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Problem),
+response::errors! {
+    /// The documented error answers of `get_books_isbn`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum GetBooksIsbnError {
+        /// 404: No such book.
+        #[status(404)]
+        NotFound(types::Problem),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Problem),
+    }
 }
 
-/// The documented error answers of `withdrawBook`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "books")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum WithdrawBookError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Problem),
+response::errors! {
+    /// The documented error answers of `withdrawBook`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum WithdrawBookError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Problem),
+    }
 }
 
-/// The documented error answers of `lendBook`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "members")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum LendBookError {
-    /// 409: Already lent.
-    Conflict(types::Problem),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Problem),
+response::errors! {
+    /// The documented error answers of `lendBook`; the status and headers are on [`Error::Api`].
+    pub enum LendBookError {
+        /// 409: Already lent.
+        #[status(409)]
+        Conflict(types::Problem),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Problem),
+    }
 }

@@ -25,6 +25,7 @@ use crate::runtime::request;
 use crate::runtime::request::JSON;
 use crate::runtime::request::Query;
 use crate::runtime::request::ToParam;
+use crate::runtime::response;
 use crate::runtime::response::Raw;
 use crate::runtime::response::ResponseValue;
 use crate::runtime::stream::EventStream;
@@ -271,18 +272,15 @@ impl Client {
             )
             .await?;
         match streamed.status.as_u16() {
-            200 => Ok(streamed.event_stream::<types::Tick, _>(WatchTicksError::from_raw)),
+            200 => Ok(streamed.event_stream::<types::Tick, _>(Raw::error)),
             201..=299 => {
                 self.transport
                     .undocumented(
                         &OPERATION,
-                        Ok(
-                            streamed
-                                .event_stream::<types::Tick, _>(WatchTicksError::from_raw),
-                        ),
+                        Ok(streamed.event_stream::<types::Tick, _>(Raw::error)),
                     )
             }
-            _ => Err(WatchTicksError::from_raw(streamed.into_raw().await?)),
+            _ => Err(streamed.into_raw().await?.error()),
         }
     }
 
@@ -309,37 +307,9 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_dyn(
-                &operation,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    let mut builder = http
-                        .request(method.clone(), request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        );
-                    builder = builder
-                        .header(
-                            http::header::CONTENT_TYPE,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                        .body(body.clone());
-                    builder
-                },
-            )
+            .send_body(&operation, path, query, JSON, "application/json", &body)
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<Vec<types::Tick>, _>(),
-            400 => Err(raw.api_error(SearchTicksError::BadRequest)),
-            401 => Err(raw.api_error(SearchTicksError::Unauthorized)),
-            429 => Err(raw.api_error(SearchTicksError::TooManyRequests)),
-            201..=299 => {
-                self.transport
-                    .undocumented(&operation, raw.json::<Vec<types::Tick>, _>())
-            }
-            _ => Err(raw.undocumented_error(SearchTicksError::Undocumented)),
-        }
+        self.transport.answer(&operation, raw, &[200], Raw::json)
     }
 
     /// Ticks as JSON Lines
@@ -389,7 +359,7 @@ impl Client {
                         Ok(streamed.json_lines::<types::Tick, _>()),
                     )
             }
-            _ => Err(ExportTicksError::from_raw(streamed.into_raw().await?)),
+            _ => Err(streamed.into_raw().await?.error()),
         }
     }
 
@@ -406,17 +376,7 @@ impl Client {
         let path = OPERATION.path;
         let query = request::to_query_string(filter)?;
         let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<Vec<types::Tick>, _>(),
-            400 => Err(raw.api_error(FindTicksError::BadRequest)),
-            401 => Err(raw.api_error(FindTicksError::Unauthorized)),
-            429 => Err(raw.api_error(FindTicksError::TooManyRequests)),
-            201..=299 => {
-                self.transport
-                    .undocumented(&OPERATION, raw.json::<Vec<types::Tick>, _>())
-            }
-            _ => Err(raw.undocumented_error(FindTicksError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// Ticks chosen by a JSON query string
@@ -438,17 +398,7 @@ impl Client {
             .transpose()?
             .unwrap_or_default();
         let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<Vec<types::Tick>, _>(),
-            400 => Err(raw.api_error(SelectTicksError::BadRequest)),
-            401 => Err(raw.api_error(SelectTicksError::Unauthorized)),
-            429 => Err(raw.api_error(SelectTicksError::TooManyRequests)),
-            201..=299 => {
-                self.transport
-                    .undocumented(&OPERATION, raw.json::<Vec<types::Tick>, _>())
-            }
-            _ => Err(raw.undocumented_error(SelectTicksError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// Plain-text messages as Server-Sent Events
@@ -484,15 +434,12 @@ impl Client {
             )
             .await?;
         match streamed.status.as_u16() {
-            200 => Ok(streamed.event_stream_text(WatchMessagesError::from_raw)),
+            200 => Ok(streamed.event_stream_text(Raw::error)),
             201..=299 => {
                 self.transport
-                    .undocumented(
-                        &OPERATION,
-                        Ok(streamed.event_stream_text(WatchMessagesError::from_raw)),
-                    )
+                    .undocumented(&OPERATION, Ok(streamed.event_stream_text(Raw::error)))
             }
-            _ => Err(WatchMessagesError::from_raw(streamed.into_raw().await?)),
+            _ => Err(streamed.into_raw().await?.error()),
         }
     }
 
@@ -526,7 +473,7 @@ impl Client {
                 self.transport
                     .undocumented(&OPERATION, Ok(streamed.json_lines::<i64, _>()))
             }
-            _ => Err(HeartbeatError::from_raw(streamed.into_raw().await?)),
+            _ => Err(streamed.into_raw().await?.error()),
         }
     }
 
@@ -544,7 +491,7 @@ impl Client {
         let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
             200..=299 => raw.empty(),
-            _ => Err(raw.api_error_text(PingError::Default)),
+            _ => Err(raw.error()),
         }
     }
 
@@ -604,14 +551,7 @@ impl Client {
                 },
             )
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::WhoAmIOkBody, _>(),
-            201..=299 => {
-                self.transport
-                    .undocumented(&OPERATION, raw.json::<types::WhoAmIOkBody, _>())
-            }
-            _ => Err(raw.undocumented_error(WhoAmIError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /ticks/{tickId}` (operation `getTick`).
@@ -625,14 +565,7 @@ impl Client {
         let path = request::path(OPERATION.path, &[&tick_id]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Tick, _>(),
-            404 => Err(raw.api_error(GetTickError::NotFound)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Tick, _>())
-            }
-            _ => Err(raw.undocumented_error(GetTickError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// Forget a tick (a custom method)
@@ -656,212 +589,144 @@ impl Client {
         let path = request::path(operation.path, &[&tick_id]);
         let query = "";
         let raw = self.transport.send_url(&operation, &path, query, JSON).await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            404 => Err(raw.api_error(PurgeTickError::NotFound)),
-            200..=299 => self.transport.undocumented(&operation, raw.empty()),
-            _ => Err(raw.undocumented_error(PurgeTickError::Undocumented)),
-        }
+        self.transport.answer(&operation, raw, &[204], Raw::empty)
     }
 }
 
-/// The documented error answers of `watchTicks`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ticks")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum WatchTicksError {
-    /// 400: The error body.
-    BadRequest(types::Error),
-    /// 401: The error body.
-    Unauthorized(types::Error),
-    /// 429: The error body.
-    TooManyRequests(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
-}
-
-#[cfg(feature = "ticks")]
-impl WatchTicksError {
-    /// The error a response of another status than the stream's becomes (also
-    /// the `error` event that ends a stream, by its `status`).
-    fn from_raw(raw: Raw) -> Error<Self> {
-        match raw.status.as_u16() {
-            400 => raw.api_error(WatchTicksError::BadRequest),
-            401 => raw.api_error(WatchTicksError::Unauthorized),
-            429 => raw.api_error(WatchTicksError::TooManyRequests),
-            _ => raw.undocumented_error(WatchTicksError::Undocumented),
-        }
+response::errors! {
+    /// The documented error answers of `watchTicks`; the status and headers are on [`Error::Api`].
+    pub enum WatchTicksError {
+        /// 400: The error body.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// 401: The error body.
+        #[status(401)]
+        Unauthorized(types::Error),
+        /// 429: The error body.
+        #[status(429)]
+        TooManyRequests(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
     }
 }
 
-/// The documented error answers of `searchTicks`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ticks")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum SearchTicksError {
-    /// 400: The error body.
-    BadRequest(types::Error),
-    /// 401: The error body.
-    Unauthorized(types::Error),
-    /// 429: The error body.
-    TooManyRequests(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
-}
-
-/// The documented error answers of `exportTicks`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
-#[cfg(feature = "ticks")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ExportTicksError {
-    /// 401: The error body.
-    Unauthorized(types::Error),
-    /// 429: The error body.
-    TooManyRequests(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
-}
-
-#[cfg(feature = "ticks")]
-impl ExportTicksError {
-    /// The error a response of another status than the stream's becomes (also
-    /// the `error` event that ends a stream, by its `status`).
-    fn from_raw(raw: Raw) -> Error<Self> {
-        match raw.status.as_u16() {
-            401 => raw.api_error(ExportTicksError::Unauthorized),
-            429 => raw.api_error(ExportTicksError::TooManyRequests),
-            _ => raw.undocumented_error(ExportTicksError::Undocumented),
-        }
+response::errors! {
+    /// The documented error answers of `searchTicks`; the status and headers are on [`Error::Api`].
+    pub enum SearchTicksError {
+        /// 400: The error body.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// 401: The error body.
+        #[status(401)]
+        Unauthorized(types::Error),
+        /// 429: The error body.
+        #[status(429)]
+        TooManyRequests(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
     }
 }
 
-/// The documented error answers of `findTicks`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ticks")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum FindTicksError {
-    /// 400: The error body.
-    BadRequest(types::Error),
-    /// 401: The error body.
-    Unauthorized(types::Error),
-    /// 429: The error body.
-    TooManyRequests(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `exportTicks`; the status and headers are on [`Error::Api`].
+    #[gone("exportTicks", "watchTicks")]
+    pub enum ExportTicksError {
+        /// 401: The error body.
+        #[status(401)]
+        Unauthorized(types::Error),
+        /// 429: The error body.
+        #[status(429)]
+        TooManyRequests(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `selectTicks`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ticks")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum SelectTicksError {
-    /// 400: The error body.
-    BadRequest(types::Error),
-    /// 401: The error body.
-    Unauthorized(types::Error),
-    /// 429: The error body.
-    TooManyRequests(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `findTicks`; the status and headers are on [`Error::Api`].
+    pub enum FindTicksError {
+        /// 400: The error body.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// 401: The error body.
+        #[status(401)]
+        Unauthorized(types::Error),
+        /// 429: The error body.
+        #[status(429)]
+        TooManyRequests(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `watchMessages`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
-#[cfg(feature = "messages")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum WatchMessagesError {
-    /// 429: The error body.
-    TooManyRequests(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+#[cfg(feature = "ticks")]
+response::errors! {
+    /// The documented error answers of `selectTicks`; the status and headers are on [`Error::Api`].
+    pub enum SelectTicksError {
+        /// 400: The error body.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// 401: The error body.
+        #[status(401)]
+        Unauthorized(types::Error),
+        /// 429: The error body.
+        #[status(429)]
+        TooManyRequests(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
 #[cfg(feature = "messages")]
-impl WatchMessagesError {
-    /// The error a response of another status than the stream's becomes (also
-    /// the `error` event that ends a stream, by its `status`).
-    fn from_raw(raw: Raw) -> Error<Self> {
-        match raw.status.as_u16() {
-            429 => raw.api_error(WatchMessagesError::TooManyRequests),
-            _ => raw.undocumented_error(WatchMessagesError::Undocumented),
-        }
+response::errors! {
+    /// The documented error answers of `watchMessages`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum WatchMessagesError {
+        /// 429: The error body.
+        #[status(429)]
+        TooManyRequests(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
     }
 }
 
-/// The documented error answers of `heartbeat`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "heartbeat")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum HeartbeatError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
-}
-
-#[cfg(feature = "heartbeat")]
-impl HeartbeatError {
-    /// The error a response of another status than the stream's becomes (also
-    /// the `error` event that ends a stream, by its `status`).
-    fn from_raw(raw: Raw) -> Error<Self> {
-        raw.undocumented_error(HeartbeatError::Undocumented)
+response::errors! {
+    /// The documented error answers of `heartbeat`; the status and headers are on [`Error::Api`].
+    pub enum HeartbeatError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
     }
 }
 
-/// The documented error answers of `ping`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ping")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PingError {
-    /// default: The document describes no response: any status, no body.
-    ///
-    /// Holds the body as text, as the server sent it (empty if none).
-    Default(String),
+response::errors! {
+    /// The documented error answers of `ping`; the status and headers are on [`Error::Api`].
+    pub enum PingError {
+        /// default: The document describes no response: any status, no body.
+        ///
+        /// Holds the body as text, as the server sent it (empty if none).
+        #[status(default, text)]
+        Default(String),
+    }
 }
 
 #[cfg(feature = "session")]
@@ -876,51 +741,41 @@ request::parameters! {
     }
 }
 
-/// The documented error answers of `whoAmI`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "session")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum WhoAmIError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `whoAmI`; the status and headers are on [`Error::Api`].
+    pub enum WhoAmIError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `getTick`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ticks")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetTickError {
-    /// 404: The error body.
-    NotFound(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `getTick`; the status and headers are on [`Error::Api`].
+    pub enum GetTickError {
+        /// 404: The error body.
+        #[status(404)]
+        NotFound(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `purgeTick`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "ticks")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PurgeTickError {
-    /// 404: The error body.
-    NotFound(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `purgeTick`; the status and headers are on [`Error::Api`].
+    pub enum PurgeTickError {
+        /// 404: The error body.
+        #[status(404)]
+        NotFound(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }

@@ -21,6 +21,8 @@ use crate::runtime::ratelimit::RateLimit;
 use crate::runtime::request;
 use crate::runtime::request::JSON;
 use crate::runtime::request::Query;
+use crate::runtime::response;
+use crate::runtime::response::Raw;
 use crate::runtime::response::ResponseValue;
 use crate::runtime::pages;
 use crate::runtime::pages::Page;
@@ -254,15 +256,7 @@ impl Client {
         query.append_opt("kind", options.kind.as_ref());
         let query = query.finish();
         let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::ItemResultsPage, _>(),
-            400 => Err(raw.api_error(DropshotItemsError::BadRequest)),
-            201..=299 => {
-                self.transport
-                    .undocumented(&OPERATION, raw.json::<types::ItemResultsPage, _>())
-            }
-            _ => Err(raw.undocumented_error(DropshotItemsError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// Every item of `dropshotItems`, page after page, as one stream: the next page is fetched when
@@ -325,14 +319,7 @@ impl Client {
         query.append_opt("kind", options.kind.as_ref());
         let query = query.finish();
         let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::CursorPage, _>(),
-            201..=299 => {
-                self.transport
-                    .undocumented(&OPERATION, raw.json::<types::CursorPage, _>())
-            }
-            _ => Err(raw.undocumented_error(CursorItemsError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// Every item of `cursorItems`, page after page, as one stream: the next page is fetched when
@@ -392,14 +379,7 @@ impl Client {
         query.append_opt("limit", options.limit.as_ref());
         let query = query.finish();
         let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::AfterPage, _>(),
-            201..=299 => {
-                self.transport
-                    .undocumented(&OPERATION, raw.json::<types::AfterPage, _>())
-            }
-            _ => Err(raw.undocumented_error(AfterItemsError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// Every item of `afterItems`, page after page, as one stream: the next page is fetched when
@@ -461,15 +441,7 @@ impl Client {
         query.append_opt("per_page", options.per_page.as_ref());
         let query = query.finish();
         let raw = self.transport.send_url(&OPERATION, &path, &query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<Vec<types::Item>, _>(),
-            404 => Err(raw.api_error(LinkItemsError::NotFound)),
-            201..=299 => {
-                self.transport
-                    .undocumented(&OPERATION, raw.json::<Vec<types::Item>, _>())
-            }
-            _ => Err(raw.undocumented_error(LinkItemsError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// Every item of `linkItems`, page after page, as one stream: the next page is fetched when
@@ -527,21 +499,19 @@ request::parameters! {
     }
 }
 
-/// The documented error answers of `dropshotItems`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "dropshot")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum DropshotItemsError {
-    /// 400: Bad request.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `dropshotItems`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum DropshotItemsError {
+        /// 400: Bad request.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
 #[cfg(feature = "cursor")]
@@ -563,19 +533,15 @@ request::parameters! {
     }
 }
 
-/// The documented error answers of `cursorItems`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "cursor")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum CursorItemsError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `cursorItems`; the status and headers are on [`Error::Api`].
+    pub enum CursorItemsError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
 #[cfg(feature = "after")]
@@ -594,19 +560,15 @@ request::parameters! {
     }
 }
 
-/// The documented error answers of `afterItems`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "after")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum AfterItemsError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `afterItems`; the status and headers are on [`Error::Api`].
+    pub enum AfterItemsError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
 #[cfg(feature = "link")]
@@ -624,21 +586,18 @@ request::parameters! {
     }
 }
 
-/// The documented error answers of `linkItems`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "link")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum LinkItemsError {
-    /// 404: No such shelf.
-    NotFound(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `linkItems`; the status and headers are on [`Error::Api`].
+    pub enum LinkItemsError {
+        /// 404: No such shelf.
+        #[status(404)]
+        NotFound(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
 /// Headers of the `200` answer of `linkItems`.

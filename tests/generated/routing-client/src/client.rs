@@ -28,6 +28,8 @@ use crate::runtime::ratelimit::RateLimit;
 use crate::runtime::request;
 use crate::runtime::request::JSON;
 use crate::runtime::request::Query;
+use crate::runtime::response;
+use crate::runtime::response::Raw;
 use crate::runtime::response::ResponseValue;
 use crate::runtime::retry::RetryPolicy;
 use crate::runtime::transport::OperationInfo;
@@ -247,13 +249,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Echo, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
-            }
-            _ => Err(raw.undocumented_error(GetRootError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /Accounts.json` (operation `listAccounts`).
@@ -269,13 +265,7 @@ impl Client {
         let path = OPERATION.path;
         let query = "";
         let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Echo, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
-            }
-            _ => Err(raw.undocumented_error(ListAccountsError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /Accounts/{Sid}.json` (operation `getAccount`).
@@ -292,14 +282,7 @@ impl Client {
         let path = request::path(OPERATION.path, &[&sid]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Echo, _>(),
-            400 => Err(raw.api_error(GetAccountError::BadRequest)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
-            }
-            _ => Err(raw.undocumented_error(GetAccountError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /Accounts/{AccountSid}/Calls/{Sid}.json` (operation `getCall`).
@@ -317,13 +300,7 @@ impl Client {
         let path = request::path(OPERATION.path, &[&account_sid, &sid]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Echo, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
-            }
-            _ => Err(raw.undocumented_error(GetCallError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /files/{name}.{format}` (operation `getFileAs`).
@@ -341,14 +318,7 @@ impl Client {
         let path = request::path(OPERATION.path, &[&name, &format]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Echo, _>(),
-            400 => Err(raw.api_error(GetFileAsError::BadRequest)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
-            }
-            _ => Err(raw.undocumented_error(GetFileAsError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /files/{id}` (operation `getFile`).
@@ -362,14 +332,7 @@ impl Client {
         let path = request::path(OPERATION.path, &[&id]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Echo, _>(),
-            400 => Err(raw.api_error(GetFileError::BadRequest)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
-            }
-            _ => Err(raw.undocumented_error(GetFileError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `PUT /files/{id}` (operation `putFile`).
@@ -383,13 +346,7 @@ impl Client {
         let path = request::path(OPERATION.path, &[&id]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Echo, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
-            }
-            _ => Err(raw.undocumented_error(PutFileError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /templates/{project_id}` (operation `listTemplates`).
@@ -406,13 +363,7 @@ impl Client {
         let path = request::path(OPERATION.path, &[&project_id]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Echo, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
-            }
-            _ => Err(raw.undocumented_error(ListTemplatesError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `DELETE /templates/{template_name}` (operation `deleteTemplate`).
@@ -429,13 +380,7 @@ impl Client {
         let path = request::path(OPERATION.path, &[&template_name]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Echo, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
-            }
-            _ => Err(raw.undocumented_error(DeleteTemplateError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /templates/{template_name}/versions/{version}` (operation `getTemplateVersion`).
@@ -453,13 +398,7 @@ impl Client {
         let path = request::path(OPERATION.path, &[&template_name, &version]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Echo, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
-            }
-            _ => Err(raw.undocumented_error(GetTemplateVersionError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /templates/{project_id}/versions` (operation `listTemplateVersions`).
@@ -476,13 +415,7 @@ impl Client {
         let path = request::path(OPERATION.path, &[&project_id]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Echo, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
-            }
-            _ => Err(raw.undocumented_error(ListTemplateVersionsError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `POST /jobs/{name}:cancel` (operation `cancelJob`).
@@ -499,13 +432,7 @@ impl Client {
         let path = request::path(OPERATION.path, &[&name]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Echo, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
-            }
-            _ => Err(raw.undocumented_error(CancelJobError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `POST /responses` (operation `createResponse`).
@@ -524,33 +451,9 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    let mut builder = http
-                        .request(http::Method::POST, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        );
-                    builder = builder
-                        .header(
-                            http::header::CONTENT_TYPE,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                        .body(body.clone());
-                    builder
-                },
-            )
+            .send_body(&OPERATION, path, query, JSON, "application/json", &body)
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Echo, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
-            }
-            _ => Err(raw.undocumented_error(CreateResponseError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `POST /responses?beta=true` (operation `betaCreateResponse`).
@@ -571,33 +474,9 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    let mut builder = http
-                        .request(http::Method::POST, request::url(base, path, &query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        );
-                    builder = builder
-                        .header(
-                            http::header::CONTENT_TYPE,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                        .body(body.clone());
-                    builder
-                },
-            )
+            .send_body(&OPERATION, path, &query, JSON, "application/json", &body)
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Echo, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
-            }
-            _ => Err(raw.undocumented_error(BetaCreateResponseError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /responses/{response_id}?beta=true` (operation `betaGetResponse`).
@@ -632,13 +511,7 @@ impl Client {
         query.append_opt("include", options.include.as_ref());
         let query = query.finish();
         let raw = self.transport.send_url(&OPERATION, &path, &query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Echo, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
-            }
-            _ => Err(raw.undocumented_error(BetaGetResponseError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `DELETE /responses/{response_id}?beta=true` (operation `betaDeleteResponse`).
@@ -657,13 +530,7 @@ impl Client {
         query.append("beta", "true");
         let query = query.finish();
         let raw = self.transport.send_url(&OPERATION, &path, &query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Echo, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
-            }
-            _ => Err(raw.undocumented_error(BetaDeleteResponseError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /responses/{response_id}` (operation `getResponse`).
@@ -697,13 +564,7 @@ impl Client {
         query.append_opt("include", options.include.as_ref());
         let query = query.finish();
         let raw = self.transport.send_url(&OPERATION, &path, &query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Echo, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
-            }
-            _ => Err(raw.undocumented_error(GetResponseError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// A parameter used twice in the path (OpenAPI allows it); both places carry its value.
@@ -723,14 +584,7 @@ impl Client {
         let path = request::path(OPERATION.path, &[&a, &b, &a]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Echo, _>(),
-            400 => Err(raw.api_error(GetPairError::BadRequest)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
-            }
-            _ => Err(raw.undocumented_error(GetPairError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// A path that begins with a date, served by a dispatch function.
@@ -749,233 +603,178 @@ impl Client {
         let path = request::path(OPERATION.path, &[&account_sid]);
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Echo, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
-            }
-            _ => Err(raw.undocumented_error(GetDatedAccountError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }
 
-/// The documented error answers of `getRoot`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "root")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetRootError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `getRoot`; the status and headers are on [`Error::Api`].
+    pub enum GetRootError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `listAccounts`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "accounts-json")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ListAccountsError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `listAccounts`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum ListAccountsError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `getAccount`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "accounts")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetAccountError {
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `getAccount`; the status and headers are on [`Error::Api`].
+    pub enum GetAccountError {
+        /// 400: The request was refused.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `getCall`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "accounts")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetCallError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `getCall`; the status and headers are on [`Error::Api`].
+    pub enum GetCallError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `getFileAs`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "files")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetFileAsError {
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `getFileAs`; the status and headers are on [`Error::Api`].
+    pub enum GetFileAsError {
+        /// 400: The request was refused.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `getFile`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "files")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetFileError {
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `getFile`; the status and headers are on [`Error::Api`].
+    pub enum GetFileError {
+        /// 400: The request was refused.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `putFile`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "files")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PutFileError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `putFile`; the status and headers are on [`Error::Api`].
+    pub enum PutFileError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `listTemplates`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "templates")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ListTemplatesError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `listTemplates`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum ListTemplatesError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `deleteTemplate`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "templates")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum DeleteTemplateError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `deleteTemplate`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum DeleteTemplateError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `getTemplateVersion`; the status and headers are on
-/// [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "templates")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetTemplateVersionError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `getTemplateVersion`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum GetTemplateVersionError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `listTemplateVersions`; the status and headers are on
-/// [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "templates")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ListTemplateVersionsError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `listTemplateVersions`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum ListTemplateVersionsError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `cancelJob`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "jobs")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum CancelJobError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `cancelJob`; the status and headers are on [`Error::Api`].
+    pub enum CancelJobError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `createResponse`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "responses")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum CreateResponseError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `createResponse`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum CreateResponseError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `betaCreateResponse`; the status and headers are on
-/// [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "responses")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum BetaCreateResponseError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `betaCreateResponse`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum BetaCreateResponseError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
 #[cfg(feature = "responses")]
@@ -990,35 +789,28 @@ request::parameters! {
     }
 }
 
-/// The documented error answers of `betaGetResponse`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "responses")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum BetaGetResponseError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `betaGetResponse`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum BetaGetResponseError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `betaDeleteResponse`; the status and headers are on
-/// [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "responses")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum BetaDeleteResponseError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `betaDeleteResponse`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum BetaDeleteResponseError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
 #[cfg(feature = "responses")]
@@ -1033,49 +825,39 @@ request::parameters! {
     }
 }
 
-/// The documented error answers of `getResponse`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "responses")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetResponseError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `getResponse`; the status and headers are on [`Error::Api`].
+    pub enum GetResponseError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `getPair`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "pairs")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetPairError {
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `getPair`; the status and headers are on [`Error::Api`].
+    pub enum GetPairError {
+        /// 400: The request was refused.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `getDatedAccount`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "2010-04-01")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetDatedAccountError {
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `getDatedAccount`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum GetDatedAccountError {
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }

@@ -19,6 +19,8 @@ use crate::runtime::request::Query;
 use crate::runtime::request::ObjectQuery;
 use crate::runtime::request::Style;
 use crate::runtime::request::ToParam;
+use crate::runtime::response;
+use crate::runtime::response::Raw;
 use crate::runtime::response::ResponseValue;
 use crate::runtime::retry::RetryPolicy;
 use crate::runtime::transport::OperationInfo;
@@ -238,14 +240,7 @@ impl Client {
         );
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Read, _>(),
-            400 => Err(raw.api_error(PathSimpleError::BadRequest)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Read, _>())
-            }
-            _ => Err(raw.undocumented_error(PathSimpleError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /path/simple-exploded/{color}/{colors}/{rgb}` (operation `pathSimpleExploded`).
@@ -269,14 +264,7 @@ impl Client {
         );
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Read, _>(),
-            400 => Err(raw.api_error(PathSimpleExplodedError::BadRequest)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Read, _>())
-            }
-            _ => Err(raw.undocumented_error(PathSimpleExplodedError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /path/label/{color}/{colors}/{rgb}` (operation `pathLabel`).
@@ -304,14 +292,7 @@ impl Client {
         );
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Read, _>(),
-            400 => Err(raw.api_error(PathLabelError::BadRequest)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Read, _>())
-            }
-            _ => Err(raw.undocumented_error(PathLabelError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /path/label-exploded/{color}/{colors}/{rgb}` (operation `pathLabelExploded`).
@@ -334,14 +315,7 @@ impl Client {
         );
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Read, _>(),
-            400 => Err(raw.api_error(PathLabelExplodedError::BadRequest)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Read, _>())
-            }
-            _ => Err(raw.undocumented_error(PathLabelExplodedError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /path/matrix/{color}/{colors}/{rgb}` (operation `pathMatrix`).
@@ -369,14 +343,7 @@ impl Client {
         );
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Read, _>(),
-            400 => Err(raw.api_error(PathMatrixError::BadRequest)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Read, _>())
-            }
-            _ => Err(raw.undocumented_error(PathMatrixError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /path/matrix-exploded/{color}/{colors}/{rgb}` (operation `pathMatrixExploded`).
@@ -404,14 +371,7 @@ impl Client {
         );
         let query = "";
         let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Read, _>(),
-            400 => Err(raw.api_error(PathMatrixExplodedError::BadRequest)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Read, _>())
-            }
-            _ => Err(raw.undocumented_error(PathMatrixExplodedError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /query/form` (operation `queryForm`).
@@ -430,14 +390,7 @@ impl Client {
         query.append_object("rgb", rgb, ObjectQuery::Joined)?;
         let query = query.finish();
         let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Read, _>(),
-            400 => Err(raw.api_error(QueryFormError::BadRequest)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Read, _>())
-            }
-            _ => Err(raw.undocumented_error(QueryFormError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /query/form-exploded` (operation `queryFormExploded`).
@@ -459,14 +412,7 @@ impl Client {
         query.append_object("rgb", rgb, ObjectQuery::Exploded)?;
         let query = query.finish();
         let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Read, _>(),
-            400 => Err(raw.api_error(QueryFormExplodedError::BadRequest)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Read, _>())
-            }
-            _ => Err(raw.undocumented_error(QueryFormExplodedError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `allowReserved`: the values keep the reserved characters a query may hold, and `%XX` triples
@@ -497,14 +443,7 @@ impl Client {
         query.allow_reserved(false);
         let query = query.finish();
         let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Read, _>(),
-            400 => Err(raw.api_error(QueryReservedError::BadRequest)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Read, _>())
-            }
-            _ => Err(raw.undocumented_error(QueryReservedError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /query/space` (operation `querySpaceDelimited`).
@@ -524,14 +463,7 @@ impl Client {
         query.append_styled("rgb", rgb, Style::SpaceDelimited, false)?;
         let query = query.finish();
         let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Read, _>(),
-            400 => Err(raw.api_error(QuerySpaceDelimitedError::BadRequest)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Read, _>())
-            }
-            _ => Err(raw.undocumented_error(QuerySpaceDelimitedError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /query/pipe` (operation `queryPipeDelimited`).
@@ -551,14 +483,7 @@ impl Client {
         query.append_styled("rgb", rgb, Style::PipeDelimited, false)?;
         let query = query.finish();
         let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Read, _>(),
-            400 => Err(raw.api_error(QueryPipeDelimitedError::BadRequest)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Read, _>())
-            }
-            _ => Err(raw.undocumented_error(QueryPipeDelimitedError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /query/deep` (operation `queryDeepObject`).
@@ -576,14 +501,7 @@ impl Client {
         query.append_object("rgb", rgb, ObjectQuery::Deep)?;
         let query = query.finish();
         let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Read, _>(),
-            400 => Err(raw.api_error(QueryDeepObjectError::BadRequest)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Read, _>())
-            }
-            _ => Err(raw.undocumented_error(QueryDeepObjectError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /header/simple` (operation `headerSimple`).
@@ -636,14 +554,7 @@ impl Client {
                 },
             )
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Read, _>(),
-            400 => Err(raw.api_error(HeaderSimpleError::BadRequest)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Read, _>())
-            }
-            _ => Err(raw.undocumented_error(HeaderSimpleError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /header/simple-exploded` (operation `headerSimpleExploded`).
@@ -696,14 +607,7 @@ impl Client {
                 },
             )
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Read, _>(),
-            400 => Err(raw.api_error(HeaderSimpleExplodedError::BadRequest)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Read, _>())
-            }
-            _ => Err(raw.undocumented_error(HeaderSimpleExplodedError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /cookie/form` (operation `cookieForm`).
@@ -758,14 +662,7 @@ impl Client {
                 },
             )
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Read, _>(),
-            400 => Err(raw.api_error(CookieFormError::BadRequest)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Read, _>())
-            }
-            _ => Err(raw.undocumented_error(CookieFormError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `GET /cookie/form-exploded` (operation `cookieFormExploded`).
@@ -818,293 +715,241 @@ impl Client {
                 },
             )
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Read, _>(),
-            400 => Err(raw.api_error(CookieFormExplodedError::BadRequest)),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Read, _>())
-            }
-            _ => Err(raw.undocumented_error(CookieFormExplodedError::Undocumented)),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }
 
-/// The documented error answers of `pathSimple`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "path")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PathSimpleError {
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `pathSimple`; the status and headers are on [`Error::Api`].
+    pub enum PathSimpleError {
+        /// 400: The request was refused.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `pathSimpleExploded`; the status and headers are on
-/// [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "path")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PathSimpleExplodedError {
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `pathSimpleExploded`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum PathSimpleExplodedError {
+        /// 400: The request was refused.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `pathLabel`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "path")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PathLabelError {
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `pathLabel`; the status and headers are on [`Error::Api`].
+    pub enum PathLabelError {
+        /// 400: The request was refused.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `pathLabelExploded`; the status and headers are on
-/// [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "path")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PathLabelExplodedError {
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `pathLabelExploded`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum PathLabelExplodedError {
+        /// 400: The request was refused.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `pathMatrix`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "path")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PathMatrixError {
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `pathMatrix`; the status and headers are on [`Error::Api`].
+    pub enum PathMatrixError {
+        /// 400: The request was refused.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `pathMatrixExploded`; the status and headers are on
-/// [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "path")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PathMatrixExplodedError {
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `pathMatrixExploded`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum PathMatrixExplodedError {
+        /// 400: The request was refused.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `queryForm`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "query")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum QueryFormError {
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `queryForm`; the status and headers are on [`Error::Api`].
+    pub enum QueryFormError {
+        /// 400: The request was refused.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `queryFormExploded`; the status and headers are on
-/// [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "query")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum QueryFormExplodedError {
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `queryFormExploded`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum QueryFormExplodedError {
+        /// 400: The request was refused.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `queryReserved`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "query")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum QueryReservedError {
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `queryReserved`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum QueryReservedError {
+        /// 400: The request was refused.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `querySpaceDelimited`; the status and headers are on
-/// [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "query")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum QuerySpaceDelimitedError {
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `querySpaceDelimited`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum QuerySpaceDelimitedError {
+        /// 400: The request was refused.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `queryPipeDelimited`; the status and headers are on
-/// [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "query")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum QueryPipeDelimitedError {
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `queryPipeDelimited`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum QueryPipeDelimitedError {
+        /// 400: The request was refused.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `queryDeepObject`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "query")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum QueryDeepObjectError {
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `queryDeepObject`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum QueryDeepObjectError {
+        /// 400: The request was refused.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `headerSimple`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "header")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum HeaderSimpleError {
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `headerSimple`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum HeaderSimpleError {
+        /// 400: The request was refused.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `headerSimpleExploded`; the status and headers are on
-/// [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "header")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum HeaderSimpleExplodedError {
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `headerSimpleExploded`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum HeaderSimpleExplodedError {
+        /// 400: The request was refused.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `cookieForm`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "cookie")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum CookieFormError {
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `cookieForm`; the status and headers are on [`Error::Api`].
+    pub enum CookieFormError {
+        /// 400: The request was refused.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }
 
-/// The documented error answers of `cookieFormExploded`; the status and headers are on
-/// [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
 #[cfg(feature = "cookie")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum CookieFormExplodedError {
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// An error status the document does not list for this operation, read as the
-    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-    Undocumented(types::Error),
+response::errors! {
+    /// The documented error answers of `cookieFormExploded`; the status and headers are on
+    /// [`Error::Api`].
+    pub enum CookieFormExplodedError {
+        /// 400: The request was refused.
+        #[status(400)]
+        BadRequest(types::Error),
+        /// An error status the document does not list for this operation, read as the
+        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+        #[status(undocumented)]
+        Undocumented(types::Error),
+    }
 }

@@ -10,6 +10,8 @@ use crate::runtime::ratelimit::RateLimit;
 use crate::runtime::request;
 use crate::runtime::request::Query;
 use crate::runtime::request::ToParam;
+use crate::runtime::response;
+use crate::runtime::response::Raw;
 use crate::runtime::response::ResponseValue;
 use crate::runtime::retry::RetryPolicy;
 use crate::runtime::transport::OperationInfo;
@@ -219,27 +221,9 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    let mut builder = http
-                        .request(http::Method::POST, request::url(base, path, query));
-                    builder = builder
-                        .header(
-                            http::header::CONTENT_TYPE,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                        .body(body.clone());
-                    builder
-                },
-            )
+            .send_body(&OPERATION, path, query, None, "application/json", &body)
             .await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.unexpected()),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
     /// `GET /events/{id}` (operation `getEvent`).
@@ -293,13 +277,7 @@ impl Client {
                 },
             )
             .await?;
-        match raw.status.as_u16() {
-            200 => raw.json::<types::Event, _>(),
-            201..=299 => {
-                self.transport.undocumented(&OPERATION, raw.json::<types::Event, _>())
-            }
-            _ => Err(raw.unexpected()),
-        }
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
     /// `PUT /events/{id}` (operation `putEvent`).
@@ -314,39 +292,15 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    let mut builder = http
-                        .request(http::Method::PUT, request::url(base, &path, query));
-                    builder = builder
-                        .header(
-                            http::header::CONTENT_TYPE,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                        .body(body.clone());
-                    builder
-                },
-            )
+            .send_body(&OPERATION, &path, query, None, "application/json", &body)
             .await?;
-        match raw.status.as_u16() {
-            204 => raw.empty(),
-            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
-            _ => Err(raw.unexpected()),
-        }
+        self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 }
-
-/// The documented error answers of `postEvents`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PostEventsError {}
+response::errors! {
+    /// The documented error answers of `postEvents`; the status and headers are on [`Error::Api`].
+    pub enum PostEventsError {}
+}
 request::parameters! {
     /// Optional parameters of `getEvent`; `Default::default()` sets none, the `with_…` methods set
     /// one each.
@@ -367,16 +321,11 @@ request::parameters! {
         pub label: Option<Vec<String>>,
     }
 }
+response::errors! {
+    /// The documented error answers of `getEvent`; the status and headers are on [`Error::Api`].
+    pub enum GetEventError {}
+}
 
-/// The documented error answers of `getEvent`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetEventError {}
 /// Headers of the `200` answer of `getEvent`.
 /// Read them with `from_headers(response.headers())`.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -396,13 +345,7 @@ impl GetEventOkHeaders {
         }
     }
 }
-
-/// The documented error answers of `putEvent`; the status and headers are on [`Error::Api`].
-///
-/// `non_exhaustive`: an error status the document adds later is a new variant; code
-/// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(untagged)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PutEventError {}
+response::errors! {
+    /// The documented error answers of `putEvent`; the status and headers are on [`Error::Api`].
+    pub enum PutEventError {}
+}
