@@ -265,12 +265,14 @@ impl Client {
     ) -> Result<ResponseValue<types::Pets>, Error<ListPetsError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/pets", "listPets")
             .secured(&[&["bearerAuth"]]);
-        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_opt("limit", options.limit.as_ref());
         query.append_opt("status", options.status.as_ref());
         let query = query.finish();
-        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
+        let raw = self
+            .transport
+            .send_url(&OPERATION, OPERATION.path, &query, JSON)
+            .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -288,12 +290,10 @@ impl Client {
         const OPERATION: OperationInfo = OperationInfo::post("/pets", "createPet")
             .secured(&[&["bearerAuth"]])
             .idempotency_key();
-        let path = OPERATION.path;
-        let query = "";
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, path, query, JSON, "application/json", &body)
+            .send_body(&OPERATION, OPERATION.path, "", JSON, "application/json", &body)
             .await?;
         self.transport.answer(&OPERATION, raw, &[201], Raw::json)
     }
@@ -319,8 +319,7 @@ impl Client {
             .deprecated()
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&pet_id]);
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -340,9 +339,7 @@ impl Client {
                 "listOrders",
             )
             .secured(&[&["bearerAuth"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }

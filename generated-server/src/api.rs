@@ -7,6 +7,7 @@
 //! The [`PetStoreApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
+use crate::runtime::response;
 use std::future::Future;
 use crate::runtime::context::RequestContext;
 use crate::runtime::problem::Problem;
@@ -118,71 +119,80 @@ pub struct ListPetsParams {
     pub status: Option<types::PetStatus>,
 }
 
-/// What `listPets` answers: one variant per documented status, and
-/// [`Unimplemented`](ListPetsResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ListPetsResponse {
-    /// 200: Success. A paginated list of animals: pagination beyond `limit` is not shown by the
-    /// interface, so there is no cursor and the first `limit` matching animals are returned.
-    Ok(types::Pets),
-    /// 400: The request is invalid: required fields missing or values invalid in the request body,
-    /// malformed JSON, or invalid query or path parameter values (code `bad_request`).
-    BadRequest(types::Error),
-    /// 401: Missing or invalid API key (code `unauthorized`).
-    Unauthorized(types::Error),
-    /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code
-    /// `banned`). Wait for the `Retry-After` delay before retrying; retry with exponential backoff.
-    /// The body is the `Error` shape (our decision; the interface does not show the body of a 429).
-    TooManyRequests(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `listPets` answers: one variant per documented status, and
+    /// [`Unimplemented`](ListPetsResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ListPetsResponse {
+        /// 200: Success. A paginated list of animals: pagination beyond `limit` is not shown by the
+        /// interface, so there is no cursor and the first `limit` matching animals are returned.
+        #[status(OK, json)]
+        Ok(types::Pets),
+        /// 400: The request is invalid: required fields missing or values invalid in the request
+        /// body, malformed JSON, or invalid query or path parameter values (code `bad_request`).
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        /// 401: Missing or invalid API key (code `unauthorized`).
+        #[status(UNAUTHORIZED, json)]
+        Unauthorized(types::Error),
+        /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned
+        /// (code `banned`). Wait for the `Retry-After` delay before retrying; retry with
+        /// exponential backoff. The body is the `Error` shape (our decision; the interface does not
+        /// show the body of a 429).
+        #[status(TOO_MANY_REQUESTS, json)]
+        TooManyRequests(types::Error),
+        #[unimplemented("listPets")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `createPet` (`POST /pets`): none yet; one the document adds becomes a field.
 #[cfg(feature = "pets")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CreatePetParams {}
-/// What `createPet` answers: one variant per documented status, and
-/// [`Unimplemented`](CreatePetResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum CreatePetResponse {
-    /// 201: Animal added; the body carries the assigned `id`.
-    Created(types::Pet),
-    /// 400: The request is invalid: required fields missing or values invalid in the request body,
-    /// malformed JSON, or invalid query or path parameter values (code `bad_request`).
-    BadRequest(types::Error),
-    /// 401: Missing or invalid API key (code `unauthorized`).
-    Unauthorized(types::Error),
-    /// 409: A request with this Idempotency-Key is still running (code `idempotency_key_in_use`);
-    /// retry after `Retry-After` seconds.
-    Conflict(types::Error),
-    /// 413: The request body is too large (code `payload_too_large`).
-    PayloadTooLarge(types::Error),
-    /// 415: The request body's content type is not `application/json` (code
-    /// `unsupported_media_type`).
-    UnsupportedMediaType(types::Error),
-    /// 422: This Idempotency-Key was used with a different request (code `idempotency_key_reused`).
-    UnprocessableEntity(types::Error),
-    /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code
-    /// `banned`). Wait for the `Retry-After` delay before retrying; retry with exponential backoff.
-    /// The body is the `Error` shape (our decision; the interface does not show the body of a 429).
-    TooManyRequests(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `createPet` answers: one variant per documented status, and
+    /// [`Unimplemented`](CreatePetResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum CreatePetResponse {
+        /// 201: Animal added; the body carries the assigned `id`.
+        #[status(CREATED, json)]
+        Created(types::Pet),
+        /// 400: The request is invalid: required fields missing or values invalid in the request
+        /// body, malformed JSON, or invalid query or path parameter values (code `bad_request`).
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        /// 401: Missing or invalid API key (code `unauthorized`).
+        #[status(UNAUTHORIZED, json)]
+        Unauthorized(types::Error),
+        /// 409: A request with this Idempotency-Key is still running (code
+        /// `idempotency_key_in_use`); retry after `Retry-After` seconds.
+        #[status(CONFLICT, json)]
+        Conflict(types::Error),
+        /// 413: The request body is too large (code `payload_too_large`).
+        #[status(PAYLOAD_TOO_LARGE, json)]
+        PayloadTooLarge(types::Error),
+        /// 415: The request body's content type is not `application/json` (code
+        /// `unsupported_media_type`).
+        #[status(UNSUPPORTED_MEDIA_TYPE, json)]
+        UnsupportedMediaType(types::Error),
+        /// 422: This Idempotency-Key was used with a different request (code
+        /// `idempotency_key_reused`).
+        #[status(UNPROCESSABLE_ENTITY, json)]
+        UnprocessableEntity(types::Error),
+        /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned
+        /// (code `banned`). Wait for the `Retry-After` delay before retrying; retry with
+        /// exponential backoff. The body is the `Error` shape (our decision; the interface does not
+        /// show the body of a 429).
+        #[status(TOO_MANY_REQUESTS, json)]
+        TooManyRequests(types::Error),
+        #[unimplemented("createPet")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `getPet` (`GET /pets/{petId}`), parsed and checked.
@@ -194,30 +204,32 @@ pub struct GetPetParams {
     pub pet_id: i64,
 }
 
-/// What `getPet` answers: one variant per documented status, and
-/// [`Unimplemented`](GetPetResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetPetResponse {
-    /// 200: The animal exists.
-    Ok(types::Pet),
-    /// 400: `petId` is not an int64 (code `bad_request`).
-    BadRequest(types::Error),
-    /// 401: Missing or invalid API key (code `unauthorized`).
-    Unauthorized(types::Error),
-    /// 404: The requested animal could not be found (code `not_found`).
-    NotFound(types::Error),
-    /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code
-    /// `banned`). Wait for the `Retry-After` delay before retrying.
-    TooManyRequests(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `getPet` answers: one variant per documented status, and
+    /// [`Unimplemented`](GetPetResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GetPetResponse {
+        /// 200: The animal exists.
+        #[status(OK, json)]
+        Ok(types::Pet),
+        /// 400: `petId` is not an int64 (code `bad_request`).
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        /// 401: Missing or invalid API key (code `unauthorized`).
+        #[status(UNAUTHORIZED, json)]
+        Unauthorized(types::Error),
+        /// 404: The requested animal could not be found (code `not_found`).
+        #[status(NOT_FOUND, json)]
+        NotFound(types::Error),
+        /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned
+        /// (code `banned`). Wait for the `Retry-After` delay before retrying.
+        #[status(TOO_MANY_REQUESTS, json)]
+        TooManyRequests(types::Error),
+        #[unimplemented("getPet")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `listOrders` (`GET /store/orders`): none yet; one the document adds becomes a
@@ -225,26 +237,26 @@ pub enum GetPetResponse {
 #[cfg(feature = "store")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ListOrdersParams {}
-/// What `listOrders` answers: one variant per documented status, and
-/// [`Unimplemented`](ListOrdersResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "store")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ListOrdersResponse {
-    /// 200: The orders, as a JSON array of free-form objects.
-    Ok(types::Orders),
-    /// 401: Missing or invalid API key (code `unauthorized`).
-    Unauthorized(types::Error),
-    /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code
-    /// `banned`). Wait for the `Retry-After` delay before retrying; retry with exponential backoff.
-    /// The body is the `Error` shape (our decision; the interface does not show the body of a 429).
-    TooManyRequests(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `listOrders` answers: one variant per documented status, and
+    /// [`Unimplemented`](ListOrdersResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ListOrdersResponse {
+        /// 200: The orders, as a JSON array of free-form objects.
+        #[status(OK, json)]
+        Ok(types::Orders),
+        /// 401: Missing or invalid API key (code `unauthorized`).
+        #[status(UNAUTHORIZED, json)]
+        Unauthorized(types::Error),
+        /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned
+        /// (code `banned`). Wait for the `Retry-After` delay before retrying; retry with
+        /// exponential backoff. The body is the `Error` shape (our decision; the interface does not
+        /// show the body of a 429).
+        #[status(TOO_MANY_REQUESTS, json)]
+        TooManyRequests(types::Error),
+        #[unimplemented("listOrders")]
+        Unimplemented,
+    }
 }

@@ -32,7 +32,6 @@ use crate::runtime::params::Location;
 use crate::runtime::params::RawParams;
 use crate::runtime::params::PathParams;
 use crate::runtime::problem::Problem;
-use crate::runtime::response;
 use crate::runtime::sunset::Retirement;
 use crate::runtime::validate;
 use crate::runtime::validate::Violations;
@@ -42,7 +41,6 @@ use axum::body::Body;
 use axum::extract::Request;
 use axum::response::Response;
 use axum::routing;
-use http::StatusCode;
 use std::sync::Arc;
 
 /// The path prefix of the document's first server; every route lives under it unless
@@ -367,76 +365,6 @@ fn serve_list_orders<A: PetStoreApi>(
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-#[cfg(feature = "pets")]
-impl ListPetsResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unauthorized(body) => response::json(StatusCode::UNAUTHORIZED, &body),
-            Self::TooManyRequests(body) => {
-                response::json(StatusCode::TOO_MANY_REQUESTS, &body)
-            }
-            Self::Unimplemented => Err(Problem::not_implemented("listPets")),
-        }
-    }
-}
-
-#[cfg(feature = "pets")]
-impl CreatePetResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Created(body) => response::json(StatusCode::CREATED, &body),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unauthorized(body) => response::json(StatusCode::UNAUTHORIZED, &body),
-            Self::Conflict(body) => response::json(StatusCode::CONFLICT, &body),
-            Self::PayloadTooLarge(body) => {
-                response::json(StatusCode::PAYLOAD_TOO_LARGE, &body)
-            }
-            Self::UnsupportedMediaType(body) => {
-                response::json(StatusCode::UNSUPPORTED_MEDIA_TYPE, &body)
-            }
-            Self::UnprocessableEntity(body) => {
-                response::json(StatusCode::UNPROCESSABLE_ENTITY, &body)
-            }
-            Self::TooManyRequests(body) => {
-                response::json(StatusCode::TOO_MANY_REQUESTS, &body)
-            }
-            Self::Unimplemented => Err(Problem::not_implemented("createPet")),
-        }
-    }
-}
-
-#[cfg(feature = "pets")]
-impl GetPetResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unauthorized(body) => response::json(StatusCode::UNAUTHORIZED, &body),
-            Self::NotFound(body) => response::json(StatusCode::NOT_FOUND, &body),
-            Self::TooManyRequests(body) => {
-                response::json(StatusCode::TOO_MANY_REQUESTS, &body)
-            }
-            Self::Unimplemented => Err(Problem::not_implemented("getPet")),
-        }
-    }
-}
-
-#[cfg(feature = "store")]
-impl ListOrdersResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::Unauthorized(body) => response::json(StatusCode::UNAUTHORIZED, &body),
-            Self::TooManyRequests(body) => {
-                response::json(StatusCode::TOO_MANY_REQUESTS, &body)
-            }
-            Self::Unimplemented => Err(Problem::not_implemented("listOrders")),
         }
     }
 }

@@ -49,7 +49,8 @@ pub struct Builder {
 /// What [`Builder::generate`] wrote.
 #[derive(Debug, Clone)]
 pub struct Generated {
-    /// The files written (`OUT_DIR/apigen/server.rs`, `…/client.rs`).
+    /// The files written (`OUT_DIR/apigen/server.rs`, `…/client.rs`, and the server's
+    /// `document.json` and `document.yaml`, which `server.rs` includes).
     pub files: Vec<PathBuf>,
     /// Generator warnings (constructs generated with a fallback), also passed to cargo.
     pub warnings: Vec<String>,
@@ -204,6 +205,21 @@ impl Builder {
             std::fs::write(&path, text)
                 .map_err(|e| BuildError(format!("cannot write {}: {e}", path.display())))?;
             files.push(path);
+            // The data the code includes (`include_str!("document.json")`), beside the file
+            // that includes it, where an included file's `include_str!` looks.
+            let prefix = format!("{side}/src/");
+            for (name, text) in &output.files {
+                let Some(name) = name.strip_prefix(&prefix) else {
+                    continue;
+                };
+                if name.ends_with(".rs") || name.contains('/') {
+                    continue;
+                }
+                let path = dir.join(name);
+                std::fs::write(&path, text)
+                    .map_err(|e| BuildError(format!("cannot write {}: {e}", path.display())))?;
+                files.push(path);
+            }
             let manifest = output
                 .files
                 .get(&format!("{side}/Cargo.toml"))
@@ -321,7 +337,19 @@ mod tests {
             .out_dir(&dir)
             .generate()
             .unwrap();
-        assert_eq!(generated.files.len(), 2);
+        // Each side's one file, and the document's two texts the server's includes.
+        let names: Vec<String> = generated
+            .files
+            .iter()
+            .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            names,
+            ["server.rs", "document.json", "document.yaml", "client.rs"]
+        );
+        let server = std::fs::read_to_string(dir.join("server.rs")).unwrap();
+        assert!(server.contains("include_str!(\"document.json\")"));
+        assert!(dir.join("document.json").is_file() && dir.join("document.yaml").is_file());
         let client = std::fs::read_to_string(dir.join("client.rs")).unwrap();
         assert!(!client.contains("#![") || client.contains("pub mod client {"));
         for line in client

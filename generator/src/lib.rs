@@ -201,10 +201,11 @@ fn generate_here(
     emit_all(&api, options, crates, &mut files).map_err(internal)?;
     if crates.server_and_client {
         let header = emit::header(&options.command, &options.spec_label);
-        files.insert(
-            "server/src/document.rs".into(),
-            emit::document::document_rs(&header, &api.title, &loaded.written).map_err(internal)?,
-        );
+        let document = emit::document::document_files(&header, &api.title, &loaded.written)
+            .map_err(internal)?;
+        files.insert("server/src/document.rs".into(), document.rust);
+        files.insert("server/src/document.json".into(), document.json);
+        files.insert("server/src/document.yaml".into(), document.yaml);
     }
     let sunsets = api
         .operations

@@ -48,7 +48,7 @@ fn openapi_3_0_and_3_1_forms_generate_the_same_code() {
     let mut differ = Vec::new();
     for (path, text) in &new {
         // The document itself, which the server serves as written: each form its own text.
-        if path == "server/src/document.rs" {
+        if path.starts_with("server/src/document.") {
             continue;
         }
         let a = body(text, "spec/petstore.yaml");

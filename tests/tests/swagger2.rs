@@ -34,7 +34,7 @@ fn swagger_2_0_and_its_3_0_form_generate_the_same_crates() {
     let mut differ = Vec::new();
     for (path, text) in &new {
         // The document itself, which the server serves as written: each form its own text.
-        if path == "server/src/document.rs" {
+        if path.starts_with("server/src/document.") {
             continue;
         }
         let a = text.replace("tests/fixtures/swagger2/kennel.yaml", "<document>");

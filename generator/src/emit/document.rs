@@ -1,12 +1,26 @@
-//! Prints `server/src/document.rs`: the document the server crate was generated from, as JSON
-//! and as YAML, for `ServerConfig::serve_document` (the runtime's `document` module).
+//! Prints `server/src/document.rs` and the document the server crate was generated from, as
+//! JSON and as YAML beside it, for `ServerConfig::serve_document` (the runtime's `document` module).
 
 use crate::load::Written;
 
-/// The file: the header, then `DOCUMENT` with both texts as raw string literals. The text
-/// the author wrote is kept byte for byte in its own format; the other format is converted
-/// from it. A document split over several files is served bundled into one.
-pub fn document_rs(header: &str, title: &str, written: &Written) -> Result<String, String> {
+/// The module, and the two texts it includes (`document.json`, `document.yaml` beside it).
+pub struct DocumentFiles {
+    pub rust: String,
+    pub json: String,
+    pub yaml: String,
+}
+
+/// The module: the header, then `DOCUMENT` including both texts from the files beside it
+/// (data, not code: a reviewer reads the document's own diff there, and the crate's Rust is
+/// its code alone). The text the author wrote is kept byte for byte in its own format; the
+/// other format is converted from it. A document split over several files is served bundled
+/// into one. The two data files carry no header (JSON has no comment, and the written one is
+/// served exactly as written): this module names the command that wrote them.
+pub fn document_files(
+    header: &str,
+    title: &str,
+    written: &Written,
+) -> Result<DocumentFiles, String> {
     let exact = written.text.as_deref();
     let is_json = exact.is_some_and(|t| t.trim_start().starts_with('{'));
     let json = match exact {
@@ -19,18 +33,19 @@ pub fn document_rs(header: &str, title: &str, written: &Written) -> Result<Strin
         _ => serde_yaml::to_string(&written.value)
             .map_err(|e| format!("the document as YAML: {e}"))?,
     };
-    Ok(format!(
-        "{header}#![cfg_attr(rustfmt, rustfmt::skip)]\n\
-         //! The document this crate was generated from, served by `router` when\n\
-         //! `ServerConfig::serve_document` asks (off by default).\n\n\
+    let rust = format!(
+        "{header}//! The document this crate was generated from, served by `router` when\n\
+         //! `ServerConfig::serve_document` asks (off by default). `document.json` and\n\
+         //! `document.yaml` beside this file hold it, written by the same command.\n\n\
          use crate::runtime::document::Document;\n\n\
          /// The document, as JSON and as YAML (the one it was written in is its exact text).\n\
          pub static DOCUMENT: Document = Document {{\n    \
-         json: {},\n    yaml: {},\n    title: {},\n}};\n",
-        raw(&json),
-        raw(&yaml),
+         json: include_str!(\"document.json\"),\n    \
+         yaml: include_str!(\"document.yaml\"),\n    \
+         title: {},\n}};\n",
         raw(title),
-    ))
+    );
+    Ok(DocumentFiles { rust, json, yaml })
 }
 
 /// `text` as a raw string literal, with one `#` more than the longest run after a `"` in it.

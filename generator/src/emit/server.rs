@@ -20,7 +20,7 @@ mod router;
 
 pub use api::api_rs;
 use api::{default_expr, headers_write};
-use handler::{handler, response_conversion};
+use handler::{handler, headers_writers};
 pub use router::router_rs;
 use router::{handler_ident, handler_stem};
 
@@ -206,17 +206,6 @@ fn param_type(api: &Api, p: &Param) -> TokenStream {
         t
     } else {
         quote!(Option<#t>)
-    }
-}
-
-/// `StatusCode::NOT_FOUND` for a code http names, else a checked `from_u16`.
-pub fn status_const(code: u16) -> TokenStream {
-    match crate::naming::status_const(code) {
-        Some(name) => {
-            let name = format_ident!("{}", name);
-            quote!(StatusCode::#name)
-        }
-        None => quote!(StatusCode::from_u16(#code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)),
     }
 }
 

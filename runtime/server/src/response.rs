@@ -197,3 +197,156 @@ pub fn set_header(resp: &mut Response, name: &'static str, value: &str) -> Resul
     resp.headers_mut().insert(name, value);
     Ok(())
 }
+
+/// Declares what an operation answers: the `…Response` enum as written, each variant under
+/// the status it stands for and how its body is written, and the last one, under
+/// `#[unimplemented("operationId")]`, what the trait's default method answers (501; the
+/// macro writes its documentation). It
+/// expands to the enum (`#[allow(clippy::large_enum_variant)]`, `#[non_exhaustive]`: a status
+/// the document adds later is a new variant) and its `into_http`, which writes the body
+/// first, then the status, then the variant's headers.
+///
+/// A variant's `#[status(…)]`: the status, a `StatusCode` constant's name (`OK`,
+/// `NOT_FOUND`), a code without one (`299`), or `held` (a range or `default`: the variant's
+/// first field is the status); then how the body is written, if there is one: `json`,
+/// `json_as = "application/problem+json"` (JSON under the document's own media type),
+/// `text = "text/plain"`, `bytes = "image/png"`, `events` (Server-Sent Events of JSON),
+/// `events_text`, `json_lines = "application/jsonl"`; then `headers` when its last field is the
+/// answer's headers struct (written by its `write`).
+///
+/// ```ignore
+/// response::answers! {
+///     /// What `getPet` answers.
+///     #[derive(Debug, Clone, PartialEq)]
+///     pub enum GetPetResponse {
+///         /// 200: The animal.
+///         #[status(OK, json)]
+///         Ok(types::Pet),
+///         /// 5XX: Anything else, as text.
+///         #[status(held, text = "text/plain")]
+///         ServerError(http::StatusCode, String),
+///         #[unimplemented("getPet")]
+///         Unimplemented,
+///     }
+/// }
+/// ```
+#[doc(hidden)]
+#[macro_export]
+// `crate::runtime`, not `$crate`: the runtime as the calling crate names it (see `object::json!`).
+#[allow(clippy::crate_in_macro_def)]
+macro_rules! __apigen_answers {
+    (
+        $(#[doc = $doc:literal])*
+        #[derive($($derive:tt)*)]
+        $vis:vis enum $name:ident {
+            $(
+                $(#[doc = $variant_doc:literal])*
+                #[status($($how:tt)*)]
+                $variant:ident $(($($field:ty),+ $(,)?))?,
+            )*
+            #[unimplemented($operation:literal)]
+            $unimplemented:ident,
+        }
+    ) => {
+        $(#[doc = $doc])*
+        #[derive($($derive)*)]
+        #[allow(clippy::large_enum_variant)]
+        #[non_exhaustive]
+        $vis enum $name {
+            $($(#[doc = $variant_doc])* $variant $(($($field),+))?,)*
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            $unimplemented,
+        }
+
+        impl $name {
+            /// The answer as HTTP: the body written first (a failure is the problem
+            /// answered instead), then the status and the documented headers.
+            pub(crate) fn into_http(
+                self,
+            ) -> Result<axum::response::Response, crate::runtime::problem::Problem> {
+                // The names the variants' fields are bound to, made here once so that each
+                // arm's pattern and expression (two expansions) name the same bindings.
+                match self {
+                    $(
+                        $crate::__apigen_answers!(@pattern $variant [$($how)*] (status body headers))
+                            => $crate::__apigen_answers!(@write [$($how)*] (status body headers)),
+                    )*
+                    Self::$unimplemented => {
+                        Err(crate::runtime::problem::Problem::not_implemented($operation))
+                    }
+                }
+            }
+        }
+    };
+
+    // The variant's pattern: its status (`held`), body and headers, as it holds them.
+    (@pattern $v:ident [held $(, $($rest:tt)*)?] ($s:ident $b:ident $h:ident)) => {
+        $crate::__apigen_answers!(@pattern_rest $v [$($($rest)*)?] ($s,) ($b $h))
+    };
+    (@pattern $v:ident [$code:tt $(, $($rest:tt)*)?] ($s:ident $b:ident $h:ident)) => {
+        $crate::__apigen_answers!(@pattern_rest $v [$($($rest)*)?] () ($b $h))
+    };
+    (@pattern_rest $v:ident [] () $binds:tt) => { Self::$v };
+    (@pattern_rest $v:ident [] ($($s:ident,)?) $binds:tt) => { Self::$v($($s)?) };
+    (@pattern_rest $v:ident [headers] ($($s:ident,)?) ($b:ident $h:ident)) => {
+        Self::$v($($s,)? $h)
+    };
+    (@pattern_rest $v:ident [$kind:ident $(= $media:literal)?] ($($s:ident,)?) ($b:ident $h:ident)) => {
+        Self::$v($($s,)? $b)
+    };
+    (@pattern_rest $v:ident [$kind:ident $(= $media:literal)?, headers] ($($s:ident,)?) ($b:ident $h:ident)) => {
+        Self::$v($($s,)? $b, $h)
+    };
+
+    // The variant written: the body under the status, then the headers.
+    (@write [$code:tt $(, $($rest:tt)*)?] ($s:ident $b:ident $h:ident)) => {
+        $crate::__apigen_answers!(@headers [$($($rest)*)?]
+            $crate::__apigen_answers!(@status $code $s), $b, $h)
+    };
+    (@headers [] $status:expr, $b:ident, $h:ident) => {
+        Ok(crate::runtime::response::empty($status))
+    };
+    (@headers [headers] $status:expr, $b:ident, $h:ident) => {{
+        let mut response = crate::runtime::response::empty($status);
+        $h.write(&mut response)?;
+        Ok(response)
+    }};
+    (@headers [$kind:ident $(= $media:literal)?] $status:expr, $b:ident, $h:ident) => {
+        $crate::__apigen_answers!(@body $kind $(= $media)?, $status, $b)
+    };
+    (@headers [$kind:ident $(= $media:literal)?, headers] $status:expr, $b:ident, $h:ident) => {{
+        let mut response = $crate::__apigen_answers!(@body $kind $(= $media)?, $status, $b)?;
+        $h.write(&mut response)?;
+        Ok(response)
+    }};
+
+    (@status held $s:ident) => { $s };
+    (@status $code:ident $s:ident) => { http::StatusCode::$code };
+    (@status $code:literal $s:ident) => {
+        http::StatusCode::from_u16($code).unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR)
+    };
+
+    (@body json, $status:expr, $b:ident) => { crate::runtime::response::json($status, &$b) };
+    (@body json_as = $media:literal, $status:expr, $b:ident) => {
+        crate::runtime::response::json_as($status, $media, &$b)
+    };
+    (@body text = $media:literal, $status:expr, $b:ident) => {
+        Ok(crate::runtime::response::text($status, $media, $b))
+    };
+    (@body bytes = $media:literal, $status:expr, $b:ident) => {
+        Ok(crate::runtime::response::bytes($status, $media, $b.into()))
+    };
+    (@body events, $status:expr, $b:ident) => {
+        Ok(crate::runtime::stream::event_stream($status, $b))
+    };
+    (@body events_text, $status:expr, $b:ident) => {
+        Ok(crate::runtime::stream::event_stream_text($status, $b))
+    };
+    (@body json_lines = $media:literal, $status:expr, $b:ident) => {
+        Ok(crate::runtime::stream::json_lines($status, $media, $b))
+    };
+}
+
+#[doc(inline)]
+pub use crate::__apigen_answers as answers;

@@ -1,12 +1,14 @@
-//! The runtime's declarations (`object::json!`, `unions::json!`) expanded as a generated crate expands them:
-//! through a module named `runtime`, every form the generator prints.
+//! The runtime's declarations (`object::json!`, `unions::json!`, `response::answers!`) expanded
+//! as a generated crate expands them: through a module named `runtime`, every form the
+//! generator prints.
 
 mod runtime {
     pub use apigen_server_runtime::*;
 }
 
+use runtime::problem::Problem;
 use runtime::validate::{Validate, Violations};
-use runtime::{object, unions};
+use runtime::{object, response, unions};
 
 object::json! {
     /// An object with no properties and nothing to check.
@@ -227,4 +229,124 @@ fn a_checked_union_is_the_first_variant_the_value_passes() {
         Word::Long("abcdef".into())
     );
     assert_eq!(serde_json::to_string(&Word::Number(7)).unwrap(), "7");
+}
+
+/// The headers one answer documents, written as the generated crate writes them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CreatedHeaders {
+    pub location: String,
+}
+
+impl CreatedHeaders {
+    pub(crate) fn write(&self, response: &mut axum::response::Response) -> Result<(), Problem> {
+        response::set_header(response, "location", &self.location)
+    }
+}
+
+response::answers! {
+    /// Every way an answer is written.
+    #[derive(Debug)]
+    pub enum EveryAnswer {
+        /// 200: JSON.
+        #[status(OK, json)]
+        Ok(Vec<i64>),
+        /// 201: JSON and a header.
+        #[status(CREATED, json, headers)]
+        Created(Vec<i64>, CreatedHeaders),
+        /// 202: no body, a header.
+        #[status(ACCEPTED, headers)]
+        Accepted(CreatedHeaders),
+        /// 204: nothing.
+        #[status(NO_CONTENT)]
+        NoContent,
+        /// 299: a code without a constant, JSON under the document's own type.
+        #[status(299, json_as = "application/problem+json")]
+        Odd(Vec<i64>),
+        /// 4XX: the status held, the body as text.
+        #[status(held, text = "text/plain")]
+        ClientError(http::StatusCode, String),
+        /// default: the status held, bytes and a header.
+        #[status(held, bytes = "image/png", headers)]
+        Default(http::StatusCode, Vec<u8>, CreatedHeaders),
+        /// 5XX: the status alone.
+        #[status(held)]
+        ServerError(http::StatusCode),
+        #[unimplemented("every")]
+        Unimplemented,
+    }
+}
+
+async fn written(answer: EveryAnswer) -> (u16, Option<String>, Option<String>, Vec<u8>) {
+    let response = answer.into_http().expect("written");
+    let header = |name: &str| {
+        response
+            .headers()
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_string())
+    };
+    let (status, content_type, location) = (
+        response.status().as_u16(),
+        header("content-type"),
+        header("location"),
+    );
+    let body = axum::body::to_bytes(response.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    (status, content_type, location, body.to_vec())
+}
+
+#[tokio::test]
+async fn each_answer_is_written_with_its_status_body_and_headers() {
+    let here = || CreatedHeaders {
+        location: "/pets/7".into(),
+    };
+    let json = Some("application/json".to_string());
+    assert_eq!(
+        written(EveryAnswer::Ok(vec![1, 2])).await,
+        (200, json.clone(), None, b"[1,2]".to_vec())
+    );
+    assert_eq!(
+        written(EveryAnswer::Created(vec![7], here())).await,
+        (201, json, Some("/pets/7".into()), b"[7]".to_vec())
+    );
+    assert_eq!(
+        written(EveryAnswer::Accepted(here())).await,
+        (202, None, Some("/pets/7".into()), vec![])
+    );
+    assert_eq!(
+        written(EveryAnswer::NoContent).await,
+        (204, None, None, vec![])
+    );
+    let odd = written(EveryAnswer::Odd(vec![])).await;
+    assert_eq!(
+        (odd.0, odd.1.as_deref()),
+        (299, Some("application/problem+json"))
+    );
+    let teapot = http::StatusCode::IM_A_TEAPOT;
+    assert_eq!(
+        written(EveryAnswer::ClientError(teapot, "short and stout".into())).await,
+        (
+            418,
+            Some("text/plain".into()),
+            None,
+            b"short and stout".to_vec()
+        )
+    );
+    let png = written(EveryAnswer::Default(teapot, vec![137, 80], here())).await;
+    assert_eq!(
+        png,
+        (
+            418,
+            Some("image/png".into()),
+            Some("/pets/7".into()),
+            vec![137, 80]
+        )
+    );
+    let failed = http::StatusCode::BAD_GATEWAY;
+    assert_eq!(
+        written(EveryAnswer::ServerError(failed)).await,
+        (502, None, None, vec![])
+    );
+    let unimplemented = EveryAnswer::Unimplemented.into_http().unwrap_err();
+    assert_eq!(unimplemented.status, http::StatusCode::NOT_IMPLEMENTED);
 }

@@ -474,10 +474,10 @@ fn path(op: &Operation) -> Part {
         }
     };
     if path_args.is_empty() {
-        let template = described(&template);
+        // A path without parameters is named where it is used.
         Part {
-            expr: quote!(let path = #template;),
-            arg: quote!(path),
+            expr: quote!(),
+            arg: described(&template),
         }
     } else if let Some(values) = simple_path_values(op) {
         // Every parameter one value, `style: simple`: the runtime fills the template.
@@ -529,7 +529,11 @@ fn query(op: &Operation) -> Part {
             (QueryStringKind::Raw, false) => quote!(let query = #name.unwrap_or_default();),
         }
     } else if query_params.is_empty() && op.path_query.is_empty() {
-        quote!(let query = "";)
+        // No query: the empty string is passed as it is.
+        return Part {
+            expr: quote!(),
+            arg: quote!(""),
+        };
     } else {
         // The query the path key carries (`?beta=true`) comes first, as the key writes it.
         let fixed = op

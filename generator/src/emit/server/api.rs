@@ -51,6 +51,7 @@ pub fn api_rs(api: &Api) -> TokenStream {
         items.iter_mut().chain(methods.iter_mut()),
         &[
             ("crate::types", "types::"),
+            ("crate::runtime::response", "response::"),
             ("crate::runtime::stream", "stream::"),
             ("std::future::Future", "Future"),
         ],
@@ -141,23 +142,20 @@ fn response_enum(op: &Operation) -> TokenStream {
             let h = ident(h);
             quote!(#h)
         });
+        let how = answer_how(r);
         let fields: Vec<TokenStream> = [status, body, headers].into_iter().flatten().collect();
         if fields.is_empty() {
-            quote!(#docs #v,)
+            quote!(#docs #[status(#how)] #v,)
         } else {
-            quote!(#docs #v(#(#fields),*),)
+            quote!(#docs #[status(#how)] #v(#(#fields),*),)
         }
     });
-    let docs = doc(&[
-        format!(
-            "What `{}` answers: one variant per documented status, and [`{}`]({name}::{}) for an implementation without the operation.",
-            op.id, op.unimplemented, op.unimplemented
-        ),
-        String::new(),
-        "`non_exhaustive`: a status the document adds later is a new variant; code that".into(),
-        "matches on this enum keeps compiling.".into(),
-    ]);
+    let docs = doc(&[format!(
+        "What `{}` answers: one variant per documented status, and [`{}`]({name}::{}) for an implementation without the operation.",
+        op.id, op.unimplemented, op.unimplemented
+    )]);
     let unimplemented = ident(&op.unimplemented);
+    let id = &op.id;
     // Bodies are held by value, as a person writes them; boxing the large one would
     // make every handler noisier for a move that happens once per request.
     let derives = if has_stream(op) {
@@ -166,17 +164,58 @@ fn response_enum(op: &Operation) -> TokenStream {
         quote!(#[derive(Debug, Clone, PartialEq)])
     };
     quote! {
-        #docs
-        #derives
-        #[allow(clippy::large_enum_variant)]
-        #[non_exhaustive]
-        pub enum #name {
-            #(#variants)*
-            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-            /// method answers.
-            #unimplemented,
+        response::answers! {
+            #docs
+            #derives
+            pub enum #name {
+                #(#variants)*
+                #[unimplemented(#id)]
+                #unimplemented,
+            }
         }
     }
+}
+
+/// What a response variant's `#[status(…)]` says to `response::answers!`: its status (a
+/// `StatusCode` constant's name, a code without one, or `held` when the variant holds it),
+/// how its body is written, and `headers` when it carries its headers struct.
+fn answer_how(r: &Response) -> TokenStream {
+    let status = match r.status {
+        Status::Code(c) => match crate::naming::status_const(c) {
+            Some(name) => {
+                let name = format_ident!("{}", name);
+                quote!(#name)
+            }
+            None => {
+                let c = proc_macro2::Literal::u16_unsuffixed(c);
+                quote!(#c)
+            }
+        },
+        Status::Range(_) | Status::Default => quote!(held),
+    };
+    let body = r.body.as_ref().map(|b| {
+        let ct = b.content_type.as_str();
+        match &b.kind {
+            BodyKind::Json(_) => match b.own_json_media_type() {
+                Some(own) => quote!(json_as = #own),
+                None => quote!(json),
+            },
+            BodyKind::Form(_) | BodyKind::Multipart { .. } => quote!(json),
+            BodyKind::Text => quote!(text = #ct),
+            BodyKind::Bytes => quote!(bytes = #ct),
+            BodyKind::Stream(s) => match s.format {
+                StreamFormat::Events => quote!(events),
+                StreamFormat::EventsText => quote!(events_text),
+                StreamFormat::JsonLines => quote!(json_lines = #ct),
+            },
+        }
+    });
+    let headers = r.headers_type.as_ref().map(|_| quote!(headers));
+    let parts: Vec<TokenStream> = [Some(status), body, headers]
+        .into_iter()
+        .flatten()
+        .collect();
+    quote!(#(#parts),*)
 }
 
 /// One method of the trait, with its default answering 501.
@@ -288,7 +327,7 @@ pub(super) fn headers_write(r: &Response, name: &str) -> TokenStream {
     });
     quote! {
         impl #name {
-            fn write(&self, response: &mut Response) -> Result<(), Problem> {
+            pub(crate) fn write(&self, response: &mut Response) -> Result<(), Problem> {
                 #(#writes)*
                 Ok(())
             }

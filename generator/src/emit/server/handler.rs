@@ -608,71 +608,14 @@ fn entry_part(
     (sunset, handle_body)
 }
 
-/// `impl XResponse { fn into_http(self) }`: serializes the body first, then the status.
-pub(super) fn response_conversion(op: &Operation) -> TokenStream {
-    let name = response_ident(op);
-    let arms = op.responses.iter().map(|r| {
-        let v = ident(&r.variant);
-        let status = match &r.status {
-            Status::Code(c) => status_const(*c),
-            _ => quote!(status),
-        };
-        let own_json = r.body.as_ref().and_then(|b| b.own_json_media_type());
-        let write = match r.body.as_ref().map(|b| (&b.kind, b.content_type.as_str())) {
-            Some((BodyKind::Json(_), _)) if own_json.is_some() => {
-                quote!(response::json_as(#status, #own_json, &body))
-            }
-            Some((BodyKind::Json(_) | BodyKind::Form(_) | BodyKind::Multipart { .. }, _)) => {
-                quote!(response::json(#status, &body))
-            }
-            Some((BodyKind::Text, ct)) => quote!(Ok(response::text(#status, #ct, body))),
-            Some((BodyKind::Bytes, ct)) => quote!(Ok(response::bytes(#status, #ct, body.into()))),
-            Some((BodyKind::Stream(s), ct)) => match s.format {
-                StreamFormat::Events => quote!(Ok(stream::event_stream(#status, body))),
-                StreamFormat::EventsText => quote!(Ok(stream::event_stream_text(#status, body))),
-                StreamFormat::JsonLines => quote!(Ok(stream::json_lines(#status, #ct, body))),
-            },
-            None => quote!(Ok(response::empty(#status))),
-        };
-        let status_bind = (!matches!(r.status, Status::Code(_))).then(|| quote!(status));
-        let body_bind = r.body.as_ref().map(|_| quote!(body));
-        let headers_bind = r.headers_type.as_ref().map(|_| quote!(headers));
-        let binds: Vec<TokenStream> = [status_bind, body_bind, headers_bind]
-            .into_iter()
-            .flatten()
-            .collect();
-        let pattern = if binds.is_empty() {
-            quote!(Self::#v)
-        } else {
-            quote!(Self::#v(#(#binds),*))
-        };
-        if r.headers_type.is_some() {
-            quote!(#pattern => {
-                let mut response = #write?;
-                headers.write(&mut response)?;
-                Ok(response)
-            })
-        } else {
-            quote!(#pattern => #write,)
-        }
-    });
+/// The `write` of each headers struct of an operation's answers (`into_http`, which
+/// `response::answers!` prints beside the enum, calls it after the body and status).
+pub(super) fn headers_writers(op: &Operation) -> TokenStream {
     let writers = op
         .responses
         .iter()
         .filter_map(|r| r.headers_type.as_ref().map(|h| headers_write(r, h)));
-    let unimplemented = ident(&op.unimplemented);
-    let id = &op.id;
-    quote! {
-        impl #name {
-            fn into_http(self) -> Result<Response, Problem> {
-                match self {
-                    #(#arms)*
-                    Self::#unimplemented => Err(Problem::not_implemented(#id)),
-                }
-            }
-        }
-        #(#writers)*
-    }
+    quote!(#(#writers)*)
 }
 
 /// Reads a `multipart/form-data` body that the implementation gets as its bytes: its parts

@@ -52,7 +52,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
         .operations
         .iter()
         .enumerate()
-        .map(|(i, op)| gated(i, response_conversion(op)));
+        .map(|(i, op)| gated(i, headers_writers(op)));
     let allowances = crate::emit::gates::allowances_with_variables(&api.features.features);
     let dispatchers = api.routes.iter().filter_map(|r| match &r.serve {
         RouteServe::Dispatch(d) => Some(crate::emit::gates::items(

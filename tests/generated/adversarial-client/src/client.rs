@@ -511,7 +511,6 @@ impl Client {
                 "handleError",
             )
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_opt("api", options.api.as_ref());
         query.append_opt("parts", options.parts.as_ref());
@@ -532,7 +531,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 &|http, base| {
                     let mut builder = http
-                        .request(http::Method::GET, request::url(base, path, &query))
+                        .request(
+                            http::Method::GET,
+                            request::url(base, OPERATION.path, &query),
+                        )
                         .header(
                             http::header::ACCEPT,
                             http::HeaderValue::from_static("application/json"),
@@ -554,9 +556,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Vec2>, Error<BuilderError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/builder", "builder")
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -570,9 +570,7 @@ impl Client {
                 "for_server",
             )
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -583,9 +581,7 @@ impl Client {
     ) -> Result<ResponseValue<types::String2>, Error<BaseUrlError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/base-url", "baseUrl")
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -599,9 +595,7 @@ impl Client {
                 "lastRateLimit",
             )
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -610,9 +604,7 @@ impl Client {
     pub async fn router(&self) -> Result<ResponseValue<()>, Error<RouterError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/router", "router")
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -626,9 +618,7 @@ impl Client {
                 "rate_limit_policy",
             )
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -640,9 +630,7 @@ impl Client {
                 "serve_path",
             )
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -651,9 +639,7 @@ impl Client {
     pub async fn api(&self) -> Result<ResponseValue<()>, Error<ApiError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/api", "api")
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -662,9 +648,7 @@ impl Client {
     pub async fn config(&self) -> Result<ResponseValue<()>, Error<ConfigError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/config", "config")
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -673,9 +657,7 @@ impl Client {
     pub async fn routes(&self) -> Result<ResponseValue<()>, Error<RoutesError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/routes", "routes")
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -684,9 +666,7 @@ impl Client {
     pub async fn r#type(&self) -> Result<ResponseValue<()>, Error<TypeError>> {
         const OPERATION: OperationInfo = OperationInfo::delete("/ops/type", "type")
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -695,9 +675,7 @@ impl Client {
     pub async fn self_(&self) -> Result<ResponseValue<types::Self_>, Error<SelfError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/self", "self")
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -756,14 +734,16 @@ impl Client {
     ) -> Result<ResponseValue<types::ResultOkBody>, Error<ResultError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/kinds", "Result")
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_opt("Ok", options.ok.as_ref());
         query.append_opt("Err", options.err.as_ref());
         query.append_opt("Some", options.some.as_ref());
         query.append_opt("None", options.none.as_ref());
         let query = query.finish();
-        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
+        let raw = self
+            .transport
+            .send_url(&OPERATION, OPERATION.path, &query, JSON)
+            .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -779,9 +759,7 @@ impl Client {
                 "getInternal",
             )
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -792,9 +770,7 @@ impl Client {
     pub async fn get(&self) -> Result<ResponseValue<()>, Error<GetError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/headers", "get")
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -829,7 +805,6 @@ impl Client {
                 "placeholders",
             )
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_opt("foo", options.foo.as_ref());
         let query = query.finish();
@@ -841,7 +816,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 &|http, base| {
                     let mut builder = http
-                        .request(http::Method::POST, request::url(base, path, &query))
+                        .request(
+                            http::Method::POST,
+                            request::url(base, OPERATION.path, &query),
+                        )
                         .header(
                             http::header::ACCEPT,
                             http::HeaderValue::from_static("application/json"),
@@ -891,12 +869,14 @@ impl Client {
     ) -> Result<ResponseValue<types::BracesOkBody>, Error<BracesError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/braces", "braces")
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
         let mut query = Query::new();
         query.append("mark", mark);
         query.append_opt("kind", options.kind.as_ref());
         let query = query.finish();
-        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
+        let raw = self
+            .transport
+            .send_url(&OPERATION, OPERATION.path, &query, JSON)
+            .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -921,11 +901,13 @@ impl Client {
     ) -> Result<ResponseValue<types::Chain>, Error<CloneError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/clone", "clone")
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_opt("old", options.old.as_ref());
         let query = query.finish();
-        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
+        let raw = self
+            .transport
+            .send_url(&OPERATION, OPERATION.path, &query, JSON)
+            .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -939,12 +921,10 @@ impl Client {
     ) -> Result<ResponseValue<types::V1stOkBody>, Error<V1stError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/ops/1st", "1st")
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, path, query, JSON, "application/json", &body)
+            .send_body(&OPERATION, OPERATION.path, "", JSON, "application/json", &body)
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
@@ -958,9 +938,7 @@ impl Client {
                 "new",
             )
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -973,9 +951,7 @@ impl Client {
                 "fromText",
             )
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -988,9 +964,7 @@ impl Client {
                 "intoPdf",
             )
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -1002,9 +976,7 @@ impl Client {
                 "asJson",
             )
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -1016,9 +988,7 @@ impl Client {
                 "toCsv",
             )
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -1031,9 +1001,7 @@ impl Client {
                 "toCsvMut",
             )
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -1045,9 +1013,7 @@ impl Client {
                 "isReady",
             )
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -1059,9 +1025,7 @@ impl Client {
                 "next",
             )
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -1074,9 +1038,7 @@ impl Client {
                 "fromStr",
             )
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -1088,9 +1050,7 @@ impl Client {
                 "default",
             )
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -1103,9 +1063,7 @@ impl Client {
                 "from_iter",
             )
             .secured(&[&["build"], &["timeout"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 }

@@ -15,6 +15,7 @@
 //! The [`AdversarialApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
+use crate::runtime::response;
 use std::future::Future;
 use crate::runtime::context::RequestContext;
 use crate::runtime::problem::Problem;
@@ -491,23 +492,21 @@ pub struct Path2OkHeaders {
     pub value: Option<i64>,
 }
 
-/// What `path` answers: one variant per documented status, and
-/// [`Unimplemented`](Path2Response::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "path")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum Path2Response {
-    /// 200: The values, each where it arrived.
-    Ok(types::Value, Path2OkHeaders),
-    /// 400: The document's error body.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `path` answers: one variant per documented status, and
+    /// [`Unimplemented`](Path2Response::Unimplemented) for an implementation without the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum Path2Response {
+        /// 200: The values, each where it arrived.
+        #[status(OK, json, headers)]
+        Ok(types::Value, Path2OkHeaders),
+        /// 400: The document's error body.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("path")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `cliLocals` (`GET /cli/{client}`), parsed and checked.
@@ -528,21 +527,19 @@ pub struct CliLocalsParams {
     pub version: Option<String>,
 }
 
-/// What `cliLocals` answers: one variant per documented status, and
-/// [`Unimplemented`](CliLocalsResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "cli")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum CliLocalsResponse {
-    /// 204: Nothing.
-    NoContent,
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `cliLocals` answers: one variant per documented status, and
+    /// [`Unimplemented`](CliLocalsResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum CliLocalsResponse {
+        /// 204: Nothing.
+        #[status(NO_CONTENT)]
+        NoContent,
+        #[unimplemented("cliLocals")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `raw` (`POST /raw/{http}`), parsed and checked.
@@ -571,23 +568,21 @@ pub struct Raw2Params {
     pub self_: Option<String>,
 }
 
-/// What `raw` answers: one variant per documented status, and
-/// [`Unimplemented`](Raw2Response::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "raw")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum Raw2Response {
-    /// 201: The values, each where it arrived, and the body.
-    Created(types::Value),
-    /// 400: The document's error body.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `raw` answers: one variant per documented status, and
+    /// [`Unimplemented`](Raw2Response::Unimplemented) for an implementation without the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum Raw2Response {
+        /// 201: The values, each where it arrived, and the body.
+        #[status(CREATED, json)]
+        Created(types::Value),
+        /// 400: The document's error body.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("raw")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `handleError` (`GET /ops/handle-error`), parsed and checked.
@@ -620,45 +615,41 @@ pub struct HandleErrorParams {
     pub value: Option<i64>,
 }
 
-/// What `handleError` answers: one variant per documented status, and
-/// [`Unimplemented`](HandleErrorResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum HandleErrorResponse {
-    /// 204: Nothing.
-    NoContent,
-    /// default: The document's error body.
-    Default(http::StatusCode, types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `handleError` answers: one variant per documented status, and
+    /// [`Unimplemented`](HandleErrorResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum HandleErrorResponse {
+        /// 204: Nothing.
+        #[status(NO_CONTENT)]
+        NoContent,
+        /// default: The document's error body.
+        #[status(held, json)]
+        Default(http::StatusCode, types::Error),
+        #[unimplemented("handleError")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `builder` (`GET /ops/builder`): none yet; one the document adds becomes a field.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct BuilderParams {}
-/// What `builder` answers: one variant per documented status, and
-/// [`Unimplemented`](BuilderResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum BuilderResponse {
-    /// 200: A `Vec` schema.
-    Ok(types::Vec2),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `builder` answers: one variant per documented status, and
+    /// [`Unimplemented`](BuilderResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum BuilderResponse {
+        /// 200: A `Vec` schema.
+        #[status(OK, json)]
+        Ok(types::Vec2),
+        #[unimplemented("builder")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `for_server` (`GET /ops/for-server`): none yet; one the document adds becomes a
@@ -666,42 +657,38 @@ pub enum BuilderResponse {
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ForServerParams {}
-/// What `for_server` answers: one variant per documented status, and
-/// [`Unimplemented`](ForServerResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ForServerResponse {
-    /// 200: A `Box` schema.
-    Ok(types::Box2),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `for_server` answers: one variant per documented status, and
+    /// [`Unimplemented`](ForServerResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ForServerResponse {
+        /// 200: A `Box` schema.
+        #[status(OK, json)]
+        Ok(types::Box2),
+        #[unimplemented("for_server")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `baseUrl` (`GET /ops/base-url`): none yet; one the document adds becomes a field.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct BaseUrlParams {}
-/// What `baseUrl` answers: one variant per documented status, and
-/// [`Unimplemented`](BaseUrlResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum BaseUrlResponse {
-    /// 200: A `String` schema.
-    Ok(types::String2),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `baseUrl` answers: one variant per documented status, and
+    /// [`Unimplemented`](BaseUrlResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum BaseUrlResponse {
+        /// 200: A `String` schema.
+        #[status(OK, json)]
+        Ok(types::String2),
+        #[unimplemented("baseUrl")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `lastRateLimit` (`GET /ops/last-rate-limit`): none yet; one the document adds
@@ -709,43 +696,38 @@ pub enum BaseUrlResponse {
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LastRateLimitParams {}
-/// What `lastRateLimit` answers: one variant per documented status, and
-/// [`Unimplemented`](LastRateLimitResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum LastRateLimitResponse {
-    /// 200: An `Option` schema.
-    Ok(types::Option2),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `lastRateLimit` answers: one variant per documented status, and
+    /// [`Unimplemented`](LastRateLimitResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum LastRateLimitResponse {
+        /// 200: An `Option` schema.
+        #[status(OK, json)]
+        Ok(types::Option2),
+        #[unimplemented("lastRateLimit")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `router` (`GET /ops/router`): none yet; one the document adds becomes a field.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RouterParams {}
-/// What `router` answers: one variant per documented status, and
-/// [`Unimplemented`](RouterResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum RouterResponse {
-    /// 204: Takes the name of `router()`.
-    NoContent,
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `router` answers: one variant per documented status, and
+    /// [`Unimplemented`](RouterResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum RouterResponse {
+        /// 204: Takes the name of `router()`.
+        #[status(NO_CONTENT)]
+        NoContent,
+        #[unimplemented("router")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `rate_limit_policy` (`GET /ops/rate-limit-policy`): none yet; one the document
@@ -753,22 +735,19 @@ pub enum RouterResponse {
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RateLimitPolicyParams {}
-/// What `rate_limit_policy` answers: one variant per documented status, and
-/// [`Unimplemented`](RateLimitPolicyResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum RateLimitPolicyResponse {
-    /// 204: Takes the name of `rate_limit_policy()`.
-    NoContent,
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `rate_limit_policy` answers: one variant per documented status, and
+    /// [`Unimplemented`](RateLimitPolicyResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum RateLimitPolicyResponse {
+        /// 204: Takes the name of `rate_limit_policy()`.
+        #[status(NO_CONTENT)]
+        NoContent,
+        #[unimplemented("rate_limit_policy")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `serve_path` (`PUT /ops/serve-path`): none yet; one the document adds becomes a
@@ -776,126 +755,111 @@ pub enum RateLimitPolicyResponse {
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ServePathParams {}
-/// What `serve_path` answers: one variant per documented status, and
-/// [`Unimplemented`](ServePathResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ServePathResponse {
-    /// 204: Takes the name of the `path` operation's serve function.
-    NoContent,
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `serve_path` answers: one variant per documented status, and
+    /// [`Unimplemented`](ServePathResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ServePathResponse {
+        /// 204: Takes the name of the `path` operation's serve function.
+        #[status(NO_CONTENT)]
+        NoContent,
+        #[unimplemented("serve_path")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `api` (`GET /ops/api`): none yet; one the document adds becomes a field.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ApiParams {}
-/// What `api` answers: one variant per documented status, and
-/// [`Unimplemented`](ApiResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ApiResponse {
-    /// 204: Takes the name of `router`'s parameter.
-    NoContent,
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `api` answers: one variant per documented status, and
+    /// [`Unimplemented`](ApiResponse::Unimplemented) for an implementation without the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ApiResponse {
+        /// 204: Takes the name of `router`'s parameter.
+        #[status(NO_CONTENT)]
+        NoContent,
+        #[unimplemented("api")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `config` (`GET /ops/config`): none yet; one the document adds becomes a field.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ConfigParams {}
-/// What `config` answers: one variant per documented status, and
-/// [`Unimplemented`](ConfigResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ConfigResponse {
-    /// 204: Takes the name of `router`'s parameter.
-    NoContent,
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `config` answers: one variant per documented status, and
+    /// [`Unimplemented`](ConfigResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ConfigResponse {
+        /// 204: Takes the name of `router`'s parameter.
+        #[status(NO_CONTENT)]
+        NoContent,
+        #[unimplemented("config")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `routes` (`GET /ops/routes`): none yet; one the document adds becomes a field.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RoutesParams {}
-/// What `routes` answers: one variant per documented status, and
-/// [`Unimplemented`](RoutesResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum RoutesResponse {
-    /// 204: Takes the name of a local of `router`.
-    NoContent,
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `routes` answers: one variant per documented status, and
+    /// [`Unimplemented`](RoutesResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum RoutesResponse {
+        /// 204: Takes the name of a local of `router`.
+        #[status(NO_CONTENT)]
+        NoContent,
+        #[unimplemented("routes")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `type` (`DELETE /ops/type`): none yet; one the document adds becomes a field.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TypeParams {}
-/// What `type` answers: one variant per documented status, and
-/// [`Unimplemented`](TypeResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum TypeResponse {
-    /// 204: A keyword.
-    NoContent,
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `type` answers: one variant per documented status, and
+    /// [`Unimplemented`](TypeResponse::Unimplemented) for an implementation without the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum TypeResponse {
+        /// 204: A keyword.
+        #[status(NO_CONTENT)]
+        NoContent,
+        #[unimplemented("type")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `self` (`GET /ops/self`): none yet; one the document adds becomes a field.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SelfParams {}
-/// What `self` answers: one variant per documented status, and
-/// [`Unimplemented`](SelfResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum SelfResponse {
-    /// 200: A keyword that cannot be raw.
-    Ok(types::Self_),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `self` answers: one variant per documented status, and
+    /// [`Unimplemented`](SelfResponse::Unimplemented) for an implementation without the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum SelfResponse {
+        /// 200: A keyword that cannot be raw.
+        #[status(OK, json)]
+        Ok(types::Self_),
+        #[unimplemented("self")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `super` (`GET /ops/super/{super}`), parsed and checked.
@@ -908,21 +872,18 @@ pub struct SuperParams {
     pub crate_: Option<String>,
 }
 
-/// What `super` answers: one variant per documented status, and
-/// [`Unimplemented`](SuperResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum SuperResponse {
-    /// 200: The `type` enumeration back.
-    Ok(types::Type),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `super` answers: one variant per documented status, and
+    /// [`Unimplemented`](SuperResponse::Unimplemented) for an implementation without the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum SuperResponse {
+        /// 200: The `type` enumeration back.
+        #[status(OK, json)]
+        Ok(types::Type),
+        #[unimplemented("super")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `Result` (`GET /ops/kinds`), parsed and checked.
@@ -939,23 +900,22 @@ pub struct ResultParams {
     pub none: Option<String>,
 }
 
-/// What `Result` answers: one variant per documented status, and
-/// [`Unimplemented`](ResultResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ResultResponse {
-    /// 200: Every type named like a std one.
-    Ok(types::ResultOkBody),
-    /// 404: The document's error body.
-    NotFound(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `Result` answers: one variant per documented status, and
+    /// [`Unimplemented`](ResultResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ResultResponse {
+        /// 200: Every type named like a std one.
+        #[status(OK, json)]
+        Ok(types::ResultOkBody),
+        /// 404: The document's error body.
+        #[status(NOT_FOUND, json)]
+        NotFound(types::Error),
+        #[unimplemented("Result")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `getInternal` (`GET /ops/headers/internal`): none yet; one the document adds
@@ -971,24 +931,22 @@ pub struct GetInternalServerErrorHeaders {
     pub x_range: Option<String>,
 }
 
-/// What `getInternal` answers: one variant per documented status, and
-/// [`Unimplemented`](GetInternalResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetInternalResponse {
-    /// 204: Nothing.
-    NoContent,
-    /// 5XX: A server error, with a header.
-    ServerError(http::StatusCode, GetInternalServerErrorHeaders),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `getInternal` answers: one variant per documented status, and
+    /// [`Unimplemented`](GetInternalResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GetInternalResponse {
+        /// 204: Nothing.
+        #[status(NO_CONTENT)]
+        NoContent,
+        /// 5XX: A server error, with a header.
+        #[status(held, headers)]
+        ServerError(http::StatusCode, GetInternalServerErrorHeaders),
+        #[unimplemented("getInternal")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `get` (`GET /ops/headers`): none yet; one the document adds becomes a field.
@@ -1003,23 +961,21 @@ pub struct GetInternalServerErrorHeaders2 {
     pub x_code: Option<String>,
 }
 
-/// What `get` answers: one variant per documented status, and
-/// [`Unimplemented`](GetResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetResponse {
-    /// 204: Nothing.
-    NoContent,
-    /// 500: A server error, with a header.
-    InternalServerError(GetInternalServerErrorHeaders2),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `get` answers: one variant per documented status, and
+    /// [`Unimplemented`](GetResponse::Unimplemented) for an implementation without the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GetResponse {
+        /// 204: Nothing.
+        #[status(NO_CONTENT)]
+        NoContent,
+        /// 500: A server error, with a header.
+        #[status(INTERNAL_SERVER_ERROR, headers)]
+        InternalServerError(GetInternalServerErrorHeaders2),
+        #[unimplemented("get")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `placeholders` (`POST /ops/placeholders`), parsed and checked.
@@ -1032,22 +988,19 @@ pub struct PlaceholdersParams {
     pub baz: String,
 }
 
-/// What `placeholders` answers: one variant per documented status, and
-/// [`Unimplemented`](PlaceholdersResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PlaceholdersResponse {
-    /// default: Every status reads the same way.
-    Default(http::StatusCode, types::Placeholder),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `placeholders` answers: one variant per documented status, and
+    /// [`Unimplemented`](PlaceholdersResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum PlaceholdersResponse {
+        /// default: Every status reads the same way.
+        #[status(held, json)]
+        Default(http::StatusCode, types::Placeholder),
+        #[unimplemented("placeholders")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `braces` (`GET /ops/braces`), parsed and checked.
@@ -1060,21 +1013,19 @@ pub struct BracesParams {
     pub kind: types::BracesKind,
 }
 
-/// What `braces` answers: one variant per documented status, and
-/// [`Unimplemented`](BracesResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum BracesResponse {
-    /// 200: The values read.
-    Ok(types::BracesOkBody),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `braces` answers: one variant per documented status, and
+    /// [`Unimplemented`](BracesResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum BracesResponse {
+        /// 200: The values read.
+        #[status(OK, json)]
+        Ok(types::BracesOkBody),
+        #[unimplemented("braces")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `clone` (`GET /ops/clone`), parsed and checked.
@@ -1085,46 +1036,42 @@ pub struct CloneParams {
     pub old: Option<String>,
 }
 
-/// What `clone` answers: one variant per documented status, and
-/// [`Unimplemented`](CloneResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum CloneResponse {
-    /// 200: A list that contains lists of itself.
-    Ok(types::Chain),
-    /// 400: The document's error body.
-    BadRequest(types::Error),
-    /// 4XX: The document's error body.
-    ClientError(http::StatusCode, types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `clone` answers: one variant per documented status, and
+    /// [`Unimplemented`](CloneResponse::Unimplemented) for an implementation without the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum CloneResponse {
+        /// 200: A list that contains lists of itself.
+        #[status(OK, json)]
+        Ok(types::Chain),
+        /// 400: The document's error body.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        /// 4XX: The document's error body.
+        #[status(held, json)]
+        ClientError(http::StatusCode, types::Error),
+        #[unimplemented("clone")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `1st` (`POST /ops/1st`): none yet; one the document adds becomes a field.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct V1stParams {}
-/// What `1st` answers: one variant per documented status, and
-/// [`Unimplemented`](V1stResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum V1stResponse {
-    /// 200: The body back, with the `Into` and `Default` types.
-    Ok(types::V1stOkBody),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `1st` answers: one variant per documented status, and
+    /// [`Unimplemented`](V1stResponse::Unimplemented) for an implementation without the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum V1stResponse {
+        /// 200: The body back, with the `Into` and `Default` types.
+        #[status(OK, json)]
+        Ok(types::V1stOkBody),
+        #[unimplemented("1st")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `new` (`POST /ops/conventions/new`): none yet; one the document adds becomes a
@@ -1132,21 +1079,18 @@ pub enum V1stResponse {
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct NewParams {}
-/// What `new` answers: one variant per documented status, and
-/// [`Unimplemented`](NewResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum NewResponse {
-    /// 204: Made.
-    NoContent,
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `new` answers: one variant per documented status, and
+    /// [`Unimplemented`](NewResponse::Unimplemented) for an implementation without the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum NewResponse {
+        /// 204: Made.
+        #[status(NO_CONTENT)]
+        NoContent,
+        #[unimplemented("new")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `fromText` (`GET /ops/conventions/from`): none yet; one the document adds becomes
@@ -1154,21 +1098,19 @@ pub enum NewResponse {
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FromTextParams {}
-/// What `fromText` answers: one variant per documented status, and
-/// [`Unimplemented`](FromTextResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum FromTextResponse {
-    /// 204: Read.
-    NoContent,
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `fromText` answers: one variant per documented status, and
+    /// [`Unimplemented`](FromTextResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum FromTextResponse {
+        /// 204: Read.
+        #[status(NO_CONTENT)]
+        NoContent,
+        #[unimplemented("fromText")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `intoPdf` (`GET /ops/conventions/into`): none yet; one the document adds becomes a
@@ -1176,21 +1118,19 @@ pub enum FromTextResponse {
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct IntoPdfParams {}
-/// What `intoPdf` answers: one variant per documented status, and
-/// [`Unimplemented`](IntoPdfResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum IntoPdfResponse {
-    /// 204: Converted.
-    NoContent,
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `intoPdf` answers: one variant per documented status, and
+    /// [`Unimplemented`](IntoPdfResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum IntoPdfResponse {
+        /// 204: Converted.
+        #[status(NO_CONTENT)]
+        NoContent,
+        #[unimplemented("intoPdf")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `asJson` (`GET /ops/conventions/as`): none yet; one the document adds becomes a
@@ -1198,21 +1138,19 @@ pub enum IntoPdfResponse {
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AsJsonParams {}
-/// What `asJson` answers: one variant per documented status, and
-/// [`Unimplemented`](AsJsonResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum AsJsonResponse {
-    /// 204: Viewed.
-    NoContent,
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `asJson` answers: one variant per documented status, and
+    /// [`Unimplemented`](AsJsonResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum AsJsonResponse {
+        /// 204: Viewed.
+        #[status(NO_CONTENT)]
+        NoContent,
+        #[unimplemented("asJson")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `toCsv` (`GET /ops/conventions/to`): none yet; one the document adds becomes a
@@ -1220,21 +1158,18 @@ pub enum AsJsonResponse {
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ToCsvParams {}
-/// What `toCsv` answers: one variant per documented status, and
-/// [`Unimplemented`](ToCsvResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ToCsvResponse {
-    /// 204: Exported.
-    NoContent,
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `toCsv` answers: one variant per documented status, and
+    /// [`Unimplemented`](ToCsvResponse::Unimplemented) for an implementation without the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ToCsvResponse {
+        /// 204: Exported.
+        #[status(NO_CONTENT)]
+        NoContent,
+        #[unimplemented("toCsv")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `toCsvMut` (`GET /ops/conventions/to-mut`): none yet; one the document adds
@@ -1242,21 +1177,19 @@ pub enum ToCsvResponse {
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ToCsvMutParams {}
-/// What `toCsvMut` answers: one variant per documented status, and
-/// [`Unimplemented`](ToCsvMutResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ToCsvMutResponse {
-    /// 204: Exported.
-    NoContent,
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `toCsvMut` answers: one variant per documented status, and
+    /// [`Unimplemented`](ToCsvMutResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ToCsvMutResponse {
+        /// 204: Exported.
+        #[status(NO_CONTENT)]
+        NoContent,
+        #[unimplemented("toCsvMut")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `isReady` (`GET /ops/conventions/is`): none yet; one the document adds becomes a
@@ -1264,21 +1197,19 @@ pub enum ToCsvMutResponse {
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct IsReadyParams {}
-/// What `isReady` answers: one variant per documented status, and
-/// [`Unimplemented`](IsReadyResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum IsReadyResponse {
-    /// 204: Ready.
-    NoContent,
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `isReady` answers: one variant per documented status, and
+    /// [`Unimplemented`](IsReadyResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum IsReadyResponse {
+        /// 204: Ready.
+        #[status(NO_CONTENT)]
+        NoContent,
+        #[unimplemented("isReady")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `next` (`GET /ops/conventions/next`): none yet; one the document adds becomes a
@@ -1286,21 +1217,18 @@ pub enum IsReadyResponse {
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct NextParams {}
-/// What `next` answers: one variant per documented status, and
-/// [`Unimplemented`](NextResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum NextResponse {
-    /// 204: Next.
-    NoContent,
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `next` answers: one variant per documented status, and
+    /// [`Unimplemented`](NextResponse::Unimplemented) for an implementation without the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum NextResponse {
+        /// 204: Next.
+        #[status(NO_CONTENT)]
+        NoContent,
+        #[unimplemented("next")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `fromStr` (`GET /ops/conventions/from-str`): none yet; one the document adds
@@ -1308,21 +1236,19 @@ pub enum NextResponse {
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FromStrParams {}
-/// What `fromStr` answers: one variant per documented status, and
-/// [`Unimplemented`](FromStrResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum FromStrResponse {
-    /// 204: Parsed.
-    NoContent,
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `fromStr` answers: one variant per documented status, and
+    /// [`Unimplemented`](FromStrResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum FromStrResponse {
+        /// 204: Parsed.
+        #[status(NO_CONTENT)]
+        NoContent,
+        #[unimplemented("fromStr")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `default` (`GET /ops/conventions/default`): none yet; one the document adds
@@ -1330,21 +1256,19 @@ pub enum FromStrResponse {
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct DefaultParams {}
-/// What `default` answers: one variant per documented status, and
-/// [`Unimplemented`](DefaultResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum DefaultResponse {
-    /// 204: Default.
-    NoContent,
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `default` answers: one variant per documented status, and
+    /// [`Unimplemented`](DefaultResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum DefaultResponse {
+        /// 204: Default.
+        #[status(NO_CONTENT)]
+        NoContent,
+        #[unimplemented("default")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `from_iter` (`GET /ops/conventions/from-iter`): none yet; one the document adds
@@ -1352,19 +1276,17 @@ pub enum DefaultResponse {
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FromIterParams {}
-/// What `from_iter` answers: one variant per documented status, and
-/// [`Unimplemented`](FromIterResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum FromIterResponse {
-    /// 204: Collected.
-    NoContent,
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `from_iter` answers: one variant per documented status, and
+    /// [`Unimplemented`](FromIterResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum FromIterResponse {
+        /// 204: Collected.
+        #[status(NO_CONTENT)]
+        NoContent,
+        #[unimplemented("from_iter")]
+        Unimplemented,
+    }
 }

@@ -271,9 +271,7 @@ impl Client {
                 "getCurrentOwner",
             )
             .secured(&[&["basic"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -286,9 +284,7 @@ impl Client {
     ) -> Result<ResponseValue<Option<Vec<types::Owner>>>, Error<ListOwnersError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/owners", "listOwners")
             .secured(&[&["basic"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -306,8 +302,7 @@ impl Client {
             )
             .secured(&[&["basic"]]);
         let path = request::path(OPERATION.path, &[&id]);
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, &path, query, None).await?;
+        let raw = self.transport.send_url(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -320,9 +315,7 @@ impl Client {
     ) -> Result<ResponseValue<Option<f64>>, Error<GetLatenessError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/lateness", "getLateness")
             .secured(&[&["basic"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -333,9 +326,7 @@ impl Client {
     pub async fn hold(&self) -> Result<ResponseValue<()>, Error<HoldError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/hold", "hold")
             .secured(&[&["basic"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -348,11 +339,9 @@ impl Client {
     ) -> Result<ResponseValue<serde_json::Value>, Error<GetReportError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/report", "getReport")
             .secured(&[&["basic"]]);
-        let path = OPERATION.path;
-        let query = "";
         let raw = self
             .transport
-            .send_url(&OPERATION, path, query, Some("*/*, application/json"))
+            .send_url(&OPERATION, OPERATION.path, "", Some("*/*, application/json"))
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
@@ -366,11 +355,9 @@ impl Client {
     ) -> Result<ResponseValue<types::Owner>, Error<GetProfileError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/profile", "getProfile")
             .secured(&[&["basic"]]);
-        let path = OPERATION.path;
-        let query = "";
         let raw = self
             .transport
-            .send_url(&OPERATION, path, query, Some("application/vnd.api+json"))
+            .send_url(&OPERATION, OPERATION.path, "", Some("application/vnd.api+json"))
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
@@ -382,9 +369,10 @@ impl Client {
     pub async fn get_motd(&self) -> Result<ResponseValue<String>, Error<GetMotdError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/motd", "getMotd")
             .secured(&[&["basic"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, Some("*/*")).await?;
+        let raw = self
+            .transport
+            .send_url(&OPERATION, OPERATION.path, "", Some("*/*"))
+            .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::text)
     }
 
@@ -399,9 +387,7 @@ impl Client {
     ) -> Result<ResponseValue<types::ListToolCallsOkBody>, Error<ListToolCallsError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/calls", "listToolCalls")
             .secured(&[&["basic"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -415,13 +401,17 @@ impl Client {
     ) -> Result<ResponseValue<bytes::Bytes>, Error<GetSpeechError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/speech", "getSpeech")
             .secured(&[&["basic"]]);
-        let path = OPERATION.path;
         let mut query = Query::new();
         query.append("text", text);
         let query = query.finish();
         let raw = self
             .transport
-            .send_url(&OPERATION, path, &query, Some("audio/mpeg, application/json"))
+            .send_url(
+                &OPERATION,
+                OPERATION.path,
+                &query,
+                Some("audio/mpeg, application/json"),
+            )
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::bytes)
     }
@@ -435,9 +425,7 @@ impl Client {
     ) -> Result<ResponseValue<()>, Error<OpenSocketError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/socket", "openSocket")
             .secured(&[&["basic"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[], Raw::empty)
     }
 
@@ -492,8 +480,6 @@ impl Client {
             "/tokens/check",
             "checkToken",
         );
-        let path = OPERATION.path;
-        let query = "";
         let body = request::to_json(body)?;
         let raw = self
             .transport
@@ -502,7 +488,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 &|http, base| {
                     let mut builder = http
-                        .request(http::Method::POST, request::url(base, path, query))
+                        .request(
+                            http::Method::POST,
+                            request::url(base, OPERATION.path, ""),
+                        )
                         .header(
                             http::header::ACCEPT,
                             http::HeaderValue::from_static("application/json"),
@@ -537,14 +526,13 @@ impl Client {
         const OPERATION: OperationInfo = OperationInfo::put("/blobs/{name}", "putBlob")
             .secured(&[&["basic"]]);
         let path = request::path(OPERATION.path, &[&name]);
-        let query = "";
         let body = Ok::<_, crate::runtime::error::SendError>(body.clone())?;
         let raw = self
             .transport
             .send_body(
                 &OPERATION,
                 &path,
-                query,
+                "",
                 Some("text/plain"),
                 "application/octet-stream",
                 &body,
@@ -573,7 +561,6 @@ impl Client {
         const OPERATION: OperationInfo = OperationInfo::put("/images/{name}", "putImage")
             .secured(&[&["basic"]]);
         let path = request::path(OPERATION.path, &[&name]);
-        let query = "";
         let body: crate::runtime::request::Upload = body.into();
         let content_type = body.content_type("image/png")?;
         let raw = self
@@ -583,7 +570,7 @@ impl Client {
                 SECURITY_SCHEMES,
                 &|http, base| {
                     let mut builder = http
-                        .request(http::Method::PUT, request::url(base, &path, query))
+                        .request(http::Method::PUT, request::url(base, &path, ""))
                         .header(
                             http::header::ACCEPT,
                             http::HeaderValue::from_static("text/plain"),
@@ -613,8 +600,6 @@ impl Client {
     ) -> Result<ResponseValue<String>, Error<AddAssetError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/assets", "addAsset")
             .secured(&[&["basic"]]);
-        let path = OPERATION.path;
-        let query = "";
         let body: crate::runtime::request::Upload = body.into();
         let content_type = body.content_type("*/*")?;
         let raw = self
@@ -624,7 +609,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 &|http, base| {
                     let mut builder = http
-                        .request(http::Method::POST, request::url(base, path, query))
+                        .request(
+                            http::Method::POST,
+                            request::url(base, OPERATION.path, ""),
+                        )
                         .header(
                             http::header::ACCEPT,
                             http::HeaderValue::from_static("text/plain"),
@@ -649,15 +637,20 @@ impl Client {
     ) -> Result<ResponseValue<String>, Error<AddNoteError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/notes", "addNote")
             .secured(&[&["basic"]]);
-        let path = OPERATION.path;
-        let query = "";
         let body = Ok::<
             _,
             crate::runtime::error::SendError,
         >(bytes::Bytes::from(body.to_owned()))?;
         let raw = self
             .transport
-            .send_body(&OPERATION, path, query, Some("text/plain"), "text/plain", &body)
+            .send_body(
+                &OPERATION,
+                OPERATION.path,
+                "",
+                Some("text/plain"),
+                "text/plain",
+                &body,
+            )
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::text)
     }
@@ -672,8 +665,6 @@ impl Client {
     ) -> Result<ResponseValue<types::AddAlbumOkBody>, Error<AddAlbumError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/albums", "addAlbum")
             .secured(&[&["basic"]]);
-        let path = OPERATION.path;
-        let query = "";
         let (multipart_type, body) = body.encode();
         let raw = self
             .transport
@@ -682,7 +673,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 &|http, base| {
                     let mut builder = http
-                        .request(http::Method::POST, request::url(base, path, query))
+                        .request(
+                            http::Method::POST,
+                            request::url(base, OPERATION.path, ""),
+                        )
                         .header(
                             http::header::ACCEPT,
                             http::HeaderValue::from_static("application/json"),
@@ -707,12 +701,10 @@ impl Client {
     ) -> Result<ResponseValue<types::AddPosterOkBody>, Error<AddPosterError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/posters", "addPoster")
             .secured(&[&["basic"]]);
-        let path = OPERATION.path;
-        let query = "";
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, path, query, JSON, "application/json", &body)
+            .send_body(&OPERATION, OPERATION.path, "", JSON, "application/json", &body)
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
@@ -730,8 +722,6 @@ impl Client {
     ) -> Result<ResponseValue<types::AddPosterOkBody>, Error<AddPosterError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/posters", "addPoster")
             .secured(&[&["basic"]]);
-        let path = OPERATION.path;
-        let query = "";
         let (multipart_type, body) = body.encode();
         let raw = self
             .transport
@@ -740,7 +730,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 &|http, base| {
                     let mut builder = http
-                        .request(http::Method::POST, request::url(base, path, query))
+                        .request(
+                            http::Method::POST,
+                            request::url(base, OPERATION.path, ""),
+                        )
                         .header(
                             http::header::ACCEPT,
                             http::HeaderValue::from_static("application/json"),

@@ -27,6 +27,7 @@
 //! The [`AnswersApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
+use crate::runtime::response;
 use std::future::Future;
 use crate::runtime::context::RequestContext;
 use crate::runtime::problem::Problem;
@@ -318,44 +319,38 @@ pub trait AnswersApi: Send + Sync + 'static {
 #[cfg(feature = "owners")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetCurrentOwnerParams {}
-/// What `getCurrentOwner` answers: one variant per documented status, and
-/// [`Unimplemented`](GetCurrentOwnerResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "owners")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetCurrentOwnerResponse {
-    /// 200: The owner, or null.
-    Ok(Option<types::Owner>),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `getCurrentOwner` answers: one variant per documented status, and
+    /// [`Unimplemented`](GetCurrentOwnerResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GetCurrentOwnerResponse {
+        /// 200: The owner, or null.
+        #[status(OK, json)]
+        Ok(Option<types::Owner>),
+        #[unimplemented("getCurrentOwner")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `listOwners` (`GET /owners`): none yet; one the document adds becomes a field.
 #[cfg(feature = "owners")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ListOwnersParams {}
-/// What `listOwners` answers: one variant per documented status, and
-/// [`Unimplemented`](ListOwnersResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "owners")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ListOwnersResponse {
-    /// 200: The owners, or null.
-    Ok(Option<Vec<types::Owner>>),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `listOwners` answers: one variant per documented status, and
+    /// [`Unimplemented`](ListOwnersResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ListOwnersResponse {
+        /// 200: The owners, or null.
+        #[status(OK, json)]
+        Ok(Option<Vec<types::Owner>>),
+        #[unimplemented("listOwners")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `deleteOwner` (`DELETE /owners/{id}`), parsed and checked.
@@ -366,153 +361,135 @@ pub struct DeleteOwnerParams {
     pub id: i64,
 }
 
-/// What `deleteOwner` answers: one variant per documented status, and
-/// [`Unimplemented`](DeleteOwnerResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "owners")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum DeleteOwnerResponse {
-    /// 204: Deleted.
-    NoContent,
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `deleteOwner` answers: one variant per documented status, and
+    /// [`Unimplemented`](DeleteOwnerResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum DeleteOwnerResponse {
+        /// 204: Deleted.
+        #[status(NO_CONTENT)]
+        NoContent,
+        #[unimplemented("deleteOwner")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `getLateness` (`GET /lateness`): none yet; one the document adds becomes a field.
 #[cfg(feature = "lateness")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetLatenessParams {}
-/// What `getLateness` answers: one variant per documented status, and
-/// [`Unimplemented`](GetLatenessResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "lateness")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetLatenessResponse {
-    /// 200: Seconds late, or null.
-    Ok(Option<f64>),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `getLateness` answers: one variant per documented status, and
+    /// [`Unimplemented`](GetLatenessResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GetLatenessResponse {
+        /// 200: Seconds late, or null.
+        #[status(OK, json)]
+        Ok(Option<f64>),
+        #[unimplemented("getLateness")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `hold` (`POST /hold`): none yet; one the document adds becomes a field.
 #[cfg(feature = "hold")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct HoldParams {}
-/// What `hold` answers: one variant per documented status, and
-/// [`Unimplemented`](HoldResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "hold")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum HoldResponse {
-    /// 200: Always null.
-    Ok(()),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `hold` answers: one variant per documented status, and
+    /// [`Unimplemented`](HoldResponse::Unimplemented) for an implementation without the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum HoldResponse {
+        /// 200: Always null.
+        #[status(OK, json)]
+        Ok(()),
+        #[unimplemented("hold")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `getReport` (`GET /report`): none yet; one the document adds becomes a field.
 #[cfg(feature = "report")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetReportParams {}
-/// What `getReport` answers: one variant per documented status, and
-/// [`Unimplemented`](GetReportResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "report")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetReportResponse {
-    /// 200: The report, in whatever form the server has it.
-    Ok(serde_json::Value),
-    /// 4XX: Refused.
-    ClientError(http::StatusCode, types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `getReport` answers: one variant per documented status, and
+    /// [`Unimplemented`](GetReportResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GetReportResponse {
+        /// 200: The report, in whatever form the server has it.
+        #[status(OK, json)]
+        Ok(serde_json::Value),
+        /// 4XX: Refused.
+        #[status(held, json)]
+        ClientError(http::StatusCode, types::Error),
+        #[unimplemented("getReport")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `getProfile` (`GET /profile`): none yet; one the document adds becomes a field.
 #[cfg(feature = "profile")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetProfileParams {}
-/// What `getProfile` answers: one variant per documented status, and
-/// [`Unimplemented`](GetProfileResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "profile")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetProfileResponse {
-    /// 200: The owner, as a JSON:API resource.
-    Ok(types::Owner),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `getProfile` answers: one variant per documented status, and
+    /// [`Unimplemented`](GetProfileResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GetProfileResponse {
+        /// 200: The owner, as a JSON:API resource.
+        #[status(OK, json_as = "application/vnd.api+json")]
+        Ok(types::Owner),
+        #[unimplemented("getProfile")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `getMotd` (`GET /motd`): none yet; one the document adds becomes a field.
 #[cfg(feature = "motd")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetMotdParams {}
-/// What `getMotd` answers: one variant per documented status, and
-/// [`Unimplemented`](GetMotdResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "motd")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetMotdResponse {
-    /// 200: The message of the day, as the server has it.
-    Ok(String),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `getMotd` answers: one variant per documented status, and
+    /// [`Unimplemented`](GetMotdResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GetMotdResponse {
+        /// 200: The message of the day, as the server has it.
+        #[status(OK, text = "*/*")]
+        Ok(String),
+        #[unimplemented("getMotd")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `listToolCalls` (`GET /calls`): none yet; one the document adds becomes a field.
 #[cfg(feature = "calls")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ListToolCallsParams {}
-/// What `listToolCalls` answers: one variant per documented status, and
-/// [`Unimplemented`](ListToolCallsResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ListToolCallsResponse {
-    /// 200: The calls, and a pet.
-    Ok(types::ListToolCallsOkBody),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `listToolCalls` answers: one variant per documented status, and
+    /// [`Unimplemented`](ListToolCallsResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ListToolCallsResponse {
+        /// 200: The calls, and a pet.
+        #[status(OK, json)]
+        Ok(types::ListToolCallsOkBody),
+        #[unimplemented("listToolCalls")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `getSpeech` (`GET /speech`), parsed and checked.
@@ -523,47 +500,44 @@ pub struct GetSpeechParams {
     pub text: String,
 }
 
-/// What `getSpeech` answers: one variant per documented status, and
-/// [`Unimplemented`](GetSpeechResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "speech")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetSpeechResponse {
-    /// 200: The spoken text.
-    Ok(Vec<u8>),
-    /// 4XX: Refused.
-    ClientError(http::StatusCode, types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `getSpeech` answers: one variant per documented status, and
+    /// [`Unimplemented`](GetSpeechResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GetSpeechResponse {
+        /// 200: The spoken text.
+        #[status(OK, bytes = "audio/mpeg")]
+        Ok(Vec<u8>),
+        /// 4XX: Refused.
+        #[status(held, json)]
+        ClientError(http::StatusCode, types::Error),
+        #[unimplemented("getSpeech")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `openSocket` (`GET /socket`): none yet; one the document adds becomes a field.
 #[cfg(feature = "socket")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct OpenSocketParams {}
-/// What `openSocket` answers: one variant per documented status, and
-/// [`Unimplemented`](OpenSocketResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "socket")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum OpenSocketResponse {
-    /// 101: Switching to WebSocket.
-    SwitchingProtocols,
-    /// 4XX: Refused.
-    ClientError(http::StatusCode, types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `openSocket` answers: one variant per documented status, and
+    /// [`Unimplemented`](OpenSocketResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum OpenSocketResponse {
+        /// 101: Switching to WebSocket.
+        #[status(SWITCHING_PROTOCOLS)]
+        SwitchingProtocols,
+        /// 4XX: Refused.
+        #[status(held, json)]
+        ClientError(http::StatusCode, types::Error),
+        #[unimplemented("openSocket")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `getDocument` (`GET /documents/{id}`), parsed and checked.
@@ -576,22 +550,19 @@ pub struct GetDocumentParams {
     pub version: Option<i64>,
 }
 
-/// What `getDocument` answers: one variant per documented status, and
-/// [`Unimplemented`](GetDocumentResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "documents")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetDocumentResponse {
-    /// 200: The document at that version.
-    Ok(types::GetDocumentOkBody),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `getDocument` answers: one variant per documented status, and
+    /// [`Unimplemented`](GetDocumentResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GetDocumentResponse {
+        /// 200: The document at that version.
+        #[status(OK, json)]
+        Ok(types::GetDocumentOkBody),
+        #[unimplemented("getDocument")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `checkToken` (`POST /tokens/check`), parsed and checked.
@@ -602,22 +573,19 @@ pub struct CheckTokenParams {
     pub authorization: String,
 }
 
-/// What `checkToken` answers: one variant per documented status, and
-/// [`Unimplemented`](CheckTokenResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "tokens")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum CheckTokenResponse {
-    /// 200: What arrived.
-    Ok(types::CheckTokenOkBody),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `checkToken` answers: one variant per documented status, and
+    /// [`Unimplemented`](CheckTokenResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum CheckTokenResponse {
+        /// 200: What arrived.
+        #[status(OK, json)]
+        Ok(types::CheckTokenOkBody),
+        #[unimplemented("checkToken")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `putBlob` (`PUT /blobs/{name}`), parsed and checked.
@@ -628,21 +596,19 @@ pub struct PutBlobParams {
     pub name: String,
 }
 
-/// What `putBlob` answers: one variant per documented status, and
-/// [`Unimplemented`](PutBlobResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "blobs")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PutBlobResponse {
-    /// 200: The SHA-256 of the bytes that arrived, in hexadecimal, and their count.
-    Ok(String),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `putBlob` answers: one variant per documented status, and
+    /// [`Unimplemented`](PutBlobResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum PutBlobResponse {
+        /// 200: The SHA-256 of the bytes that arrived, in hexadecimal, and their count.
+        #[status(OK, text = "text/plain")]
+        Ok(String),
+        #[unimplemented("putBlob")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `putImage` (`PUT /images/{name}`), parsed and checked.
@@ -653,103 +619,93 @@ pub struct PutImageParams {
     pub name: String,
 }
 
-/// What `putImage` answers: one variant per documented status, and
-/// [`Unimplemented`](PutImageResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "images")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PutImageResponse {
-    /// 200: The media type and the SHA-256 of the bytes that arrived.
-    Ok(String),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `putImage` answers: one variant per documented status, and
+    /// [`Unimplemented`](PutImageResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum PutImageResponse {
+        /// 200: The media type and the SHA-256 of the bytes that arrived.
+        #[status(OK, text = "text/plain")]
+        Ok(String),
+        #[unimplemented("putImage")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `addAsset` (`POST /assets`): none yet; one the document adds becomes a field.
 #[cfg(feature = "assets")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AddAssetParams {}
-/// What `addAsset` answers: one variant per documented status, and
-/// [`Unimplemented`](AddAssetResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "assets")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum AddAssetResponse {
-    /// 200: The media type and the SHA-256 of the bytes that arrived.
-    Ok(String),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `addAsset` answers: one variant per documented status, and
+    /// [`Unimplemented`](AddAssetResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum AddAssetResponse {
+        /// 200: The media type and the SHA-256 of the bytes that arrived.
+        #[status(OK, text = "text/plain")]
+        Ok(String),
+        #[unimplemented("addAsset")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `addNote` (`POST /notes`): none yet; one the document adds becomes a field.
 #[cfg(feature = "notes")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AddNoteParams {}
-/// What `addNote` answers: one variant per documented status, and
-/// [`Unimplemented`](AddNoteResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "notes")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum AddNoteResponse {
-    /// 200: The note as it arrived.
-    Ok(String),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `addNote` answers: one variant per documented status, and
+    /// [`Unimplemented`](AddNoteResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum AddNoteResponse {
+        /// 200: The note as it arrived.
+        #[status(OK, text = "text/plain")]
+        Ok(String),
+        #[unimplemented("addNote")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `addAlbum` (`POST /albums`): none yet; one the document adds becomes a field.
 #[cfg(feature = "albums")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AddAlbumParams {}
-/// What `addAlbum` answers: one variant per documented status, and
-/// [`Unimplemented`](AddAlbumResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "albums")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum AddAlbumResponse {
-    /// 200: What arrived, part by part.
-    Ok(types::AddAlbumOkBody),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `addAlbum` answers: one variant per documented status, and
+    /// [`Unimplemented`](AddAlbumResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum AddAlbumResponse {
+        /// 200: What arrived, part by part.
+        #[status(OK, json)]
+        Ok(types::AddAlbumOkBody),
+        #[unimplemented("addAlbum")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `addPoster` (`POST /posters`): none yet; one the document adds becomes a field.
 #[cfg(feature = "posters")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AddPosterParams {}
-/// What `addPoster` answers: one variant per documented status, and
-/// [`Unimplemented`](AddPosterResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "posters")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum AddPosterResponse {
-    /// 200: How the poster arrived.
-    Ok(types::AddPosterOkBody),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `addPoster` answers: one variant per documented status, and
+    /// [`Unimplemented`](AddPosterResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum AddPosterResponse {
+        /// 200: How the poster arrived.
+        #[status(OK, json)]
+        Ok(types::AddPosterOkBody),
+        #[unimplemented("addPoster")]
+        Unimplemented,
+    }
 }

@@ -383,12 +383,17 @@ impl Client {
     ) -> Result<ResponseValue<()>, Error<PostFormsError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/forms", "post_forms")
             .secured(&[&["oauth"]]);
-        let path = OPERATION.path;
-        let query = "";
         let body = body.map(request::to_json).transpose()?;
         let raw = self
             .transport
-            .send_body(&OPERATION, path, query, None, "application/json", body.as_ref())
+            .send_body(
+                &OPERATION,
+                OPERATION.path,
+                "",
+                None,
+                "application/json",
+                body.as_ref(),
+            )
             .await?;
         self.transport.answer(&OPERATION, raw, &[201], Raw::empty)
     }
@@ -404,8 +409,6 @@ impl Client {
     ) -> Result<ResponseValue<()>, Error<PostFormsError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/forms", "post_forms")
             .secured(&[&["oauth"]]);
-        let path = OPERATION.path;
-        let query = "";
         let body = body.map(|body| body.encode());
         let raw = self
             .transport
@@ -414,7 +417,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 &|http, base| {
                     let mut builder = http
-                        .request(http::Method::POST, request::url(base, path, query));
+                        .request(
+                            http::Method::POST,
+                            request::url(base, OPERATION.path, ""),
+                        );
                     if let Some((multipart_type, body)) = &body {
                         builder = builder
                             .header(http::header::CONTENT_TYPE, multipart_type.clone())
@@ -437,15 +443,13 @@ impl Client {
         body: &types::Dish,
     ) -> Result<ResponseValue<types::Dish>, Error<AddDishError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/dishes", "addDish");
-        let path = OPERATION.path;
-        let query = "";
         let body = request::to_form(body)?;
         let raw = self
             .transport
             .send_body(
                 &OPERATION,
-                path,
-                query,
+                OPERATION.path,
+                "",
                 JSON,
                 "application/x-www-form-urlencoded",
                 &body,
@@ -467,8 +471,6 @@ impl Client {
         body: &crate::runtime::multipart::Form,
     ) -> Result<ResponseValue<types::Dish>, Error<AddDishError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/dishes", "addDish");
-        let path = OPERATION.path;
-        let query = "";
         let (multipart_type, body) = body.encode();
         let raw = self
             .transport
@@ -477,7 +479,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 &|http, base| {
                     let mut builder = http
-                        .request(http::Method::POST, request::url(base, path, query))
+                        .request(
+                            http::Method::POST,
+                            request::url(base, OPERATION.path, ""),
+                        )
                         .header(
                             http::header::ACCEPT,
                             http::HeaderValue::from_static("application/json"),
@@ -506,8 +511,6 @@ impl Client {
         body: impl Into<crate::runtime::request::Upload>,
     ) -> Result<ResponseValue<String>, Error<PutRawNoteError>> {
         const OPERATION: OperationInfo = OperationInfo::put("/raw-notes", "putRawNote");
-        let path = OPERATION.path;
-        let query = "";
         let body: crate::runtime::request::Upload = body.into();
         let content_type = body.content_type("*/*")?;
         let raw = self
@@ -517,7 +520,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 &|http, base| {
                     let mut builder = http
-                        .request(http::Method::PUT, request::url(base, path, query))
+                        .request(
+                            http::Method::PUT,
+                            request::url(base, OPERATION.path, ""),
+                        )
                         .header(
                             http::header::ACCEPT,
                             http::HeaderValue::from_static("text/plain"),
@@ -543,15 +549,13 @@ impl Client {
         body: &types::CreateVideoBody,
     ) -> Result<ResponseValue<String>, Error<CreateVideoError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/videos", "createVideo");
-        let path = OPERATION.path;
-        let query = "";
         let body = request::to_json(body)?;
         let raw = self
             .transport
             .send_body(
                 &OPERATION,
-                path,
-                query,
+                OPERATION.path,
+                "",
                 Some("text/plain"),
                 "application/json",
                 &body,
@@ -575,8 +579,6 @@ impl Client {
         body: &crate::runtime::multipart::Form,
     ) -> Result<ResponseValue<String>, Error<CreateVideoError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/videos", "createVideo");
-        let path = OPERATION.path;
-        let query = "";
         let (multipart_type, body) = body.encode();
         let raw = self
             .transport
@@ -585,7 +587,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 &|http, base| {
                     let mut builder = http
-                        .request(http::Method::POST, request::url(base, path, query))
+                        .request(
+                            http::Method::POST,
+                            request::url(base, OPERATION.path, ""),
+                        )
                         .header(
                             http::header::ACCEPT,
                             http::HeaderValue::from_static("text/plain"),
@@ -610,8 +615,6 @@ impl Client {
         body: &crate::runtime::multipart::Form,
     ) -> Result<ResponseValue<String>, Error<UploadError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/uploads", "upload");
-        let path = OPERATION.path;
-        let query = "";
         let (multipart_type, body) = body.encode();
         let raw = self
             .transport
@@ -620,7 +623,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 &|http, base| {
                     let mut builder = http
-                        .request(http::Method::POST, request::url(base, path, query))
+                        .request(
+                            http::Method::POST,
+                            request::url(base, OPERATION.path, ""),
+                        )
                         .header(
                             http::header::ACCEPT,
                             http::HeaderValue::from_static("text/plain"),
@@ -642,15 +648,13 @@ impl Client {
         body: &bytes::Bytes,
     ) -> Result<ResponseValue<String>, Error<PutBlobsError>> {
         const OPERATION: OperationInfo = OperationInfo::put("/blobs", "put_blobs");
-        let path = OPERATION.path;
-        let query = "";
         let body = Ok::<_, crate::runtime::error::SendError>(body.clone())?;
         let raw = self
             .transport
             .send_body(
                 &OPERATION,
-                path,
-                query,
+                OPERATION.path,
+                "",
                 Some("text/plain"),
                 "application/octet-stream",
                 &body,
@@ -666,15 +670,13 @@ impl Client {
         body: &str,
     ) -> Result<ResponseValue<()>, Error<PostNotesError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/notes", "post_notes");
-        let path = OPERATION.path;
-        let query = "";
         let body = Ok::<
             _,
             crate::runtime::error::SendError,
         >(bytes::Bytes::from(body.to_owned()))?;
         let raw = self
             .transport
-            .send_body(&OPERATION, path, query, JSON, "text/plain", &body)
+            .send_body(&OPERATION, OPERATION.path, "", JSON, "text/plain", &body)
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
@@ -703,13 +705,15 @@ impl Client {
         options: ListTaggedOptions,
     ) -> Result<ResponseValue<Vec<String>>, Error<ListTaggedError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/tagged", "listTagged");
-        let path = OPERATION.path;
         let mut query = Query::new();
         if let Some(values) = options.tag.as_ref() {
             query.append_array("tag", values, true, ',');
         }
         let query = query.finish();
-        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
+        let raw = self
+            .transport
+            .send_url(&OPERATION, OPERATION.path, &query, JSON)
+            .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -719,9 +723,7 @@ impl Client {
         &self,
     ) -> Result<ResponseValue<types::GetThingsOkBody>, Error<GetThingsError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/things", "get_things");
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -747,7 +749,6 @@ impl Client {
         options: EchoFiltersOptions,
     ) -> Result<ResponseValue<types::EchoFiltersOkBody>, Error<EchoFiltersError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/filters", "echoFilters");
-        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_opt("q", options.q.as_ref());
         if let Some(value) = options.metadata.as_ref() {
@@ -761,7 +762,10 @@ impl Client {
         }
         query.append_object("range", range, ObjectQuery::Deep)?;
         let query = query.finish();
-        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
+        let raw = self
+            .transport
+            .send_url(&OPERATION, OPERATION.path, &query, JSON)
+            .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -772,12 +776,10 @@ impl Client {
         body: &types::EchoChoicesBody,
     ) -> Result<ResponseValue<types::EchoChoicesOkBody>, Error<EchoChoicesError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/choices", "echoChoices");
-        let path = OPERATION.path;
-        let query = "";
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, path, query, JSON, "application/json", &body)
+            .send_body(&OPERATION, OPERATION.path, "", JSON, "application/json", &body)
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }

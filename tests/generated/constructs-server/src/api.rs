@@ -24,6 +24,7 @@
 //! The [`ConstructsApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
+use crate::runtime::response;
 use std::future::Future;
 use crate::runtime::context::RequestContext;
 use crate::runtime::problem::Problem;
@@ -232,177 +233,161 @@ pub struct GetTreesIdParams {
     pub ids: Option<Vec<i64>>,
 }
 
-/// What `get_trees_id` answers: one variant per documented status, and
-/// [`Unimplemented`](GetTreesIdResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "trees")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetTreesIdResponse {
-    /// 200: The tree.
-    Ok(types::Tree),
-    /// 202: Still growing.
-    Accepted,
-    /// 4XX: A client error.
-    ClientError(http::StatusCode, types::GetTreesIdClientErrorBody),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `get_trees_id` answers: one variant per documented status, and
+    /// [`Unimplemented`](GetTreesIdResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GetTreesIdResponse {
+        /// 200: The tree.
+        #[status(OK, json)]
+        Ok(types::Tree),
+        /// 202: Still growing.
+        #[status(ACCEPTED)]
+        Accepted,
+        /// 4XX: A client error.
+        #[status(held, json)]
+        ClientError(http::StatusCode, types::GetTreesIdClientErrorBody),
+        #[unimplemented("get_trees_id")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `post_forms` (`POST /forms`): none yet; one the document adds becomes a field.
 #[cfg(feature = "forms")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PostFormsParams {}
-/// What `post_forms` answers: one variant per documented status, and
-/// [`Unimplemented`](PostFormsResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "forms")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PostFormsResponse {
-    /// 201: Created.
-    Created,
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `post_forms` answers: one variant per documented status, and
+    /// [`Unimplemented`](PostFormsResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum PostFormsResponse {
+        /// 201: Created.
+        #[status(CREATED)]
+        Created,
+        #[unimplemented("post_forms")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `addDish` (`POST /dishes`): none yet; one the document adds becomes a field.
 #[cfg(feature = "dishes")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AddDishParams {}
-/// What `addDish` answers: one variant per documented status, and
-/// [`Unimplemented`](AddDishResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "dishes")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum AddDishResponse {
-    /// 200: The dish as read.
-    Ok(types::Dish),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `addDish` answers: one variant per documented status, and
+    /// [`Unimplemented`](AddDishResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum AddDishResponse {
+        /// 200: The dish as read.
+        #[status(OK, json)]
+        Ok(types::Dish),
+        #[unimplemented("addDish")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `putRawNote` (`PUT /raw-notes`): none yet; one the document adds becomes a field.
 #[cfg(feature = "raw-notes")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PutRawNoteParams {}
-/// What `putRawNote` answers: one variant per documented status, and
-/// [`Unimplemented`](PutRawNoteResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "raw-notes")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PutRawNoteResponse {
-    /// 200: The note's length.
-    Ok(String),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `putRawNote` answers: one variant per documented status, and
+    /// [`Unimplemented`](PutRawNoteResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum PutRawNoteResponse {
+        /// 200: The note's length.
+        #[status(OK, text = "text/plain")]
+        Ok(String),
+        #[unimplemented("putRawNote")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `createVideo` (`POST /videos`): none yet; one the document adds becomes a field.
 #[cfg(feature = "videos")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CreateVideoParams {}
-/// What `createVideo` answers: one variant per documented status, and
-/// [`Unimplemented`](CreateVideoResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "videos")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum CreateVideoResponse {
-    /// 201: How the body came, and its prompt.
-    Created(String),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `createVideo` answers: one variant per documented status, and
+    /// [`Unimplemented`](CreateVideoResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum CreateVideoResponse {
+        /// 201: How the body came, and its prompt.
+        #[status(CREATED, text = "text/plain")]
+        Created(String),
+        #[unimplemented("createVideo")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `upload` (`POST /uploads`): none yet; one the document adds becomes a field.
 #[cfg(feature = "uploads")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct UploadParams {}
-/// What `upload` answers: one variant per documented status, and
-/// [`Unimplemented`](UploadResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "uploads")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum UploadResponse {
-    /// 200: How many bytes arrived.
-    Ok(String),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `upload` answers: one variant per documented status, and
+    /// [`Unimplemented`](UploadResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum UploadResponse {
+        /// 200: How many bytes arrived.
+        #[status(OK, text = "text/plain")]
+        Ok(String),
+        #[unimplemented("upload")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `put_blobs` (`PUT /blobs`): none yet; one the document adds becomes a field.
 #[cfg(feature = "blobs")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PutBlobsParams {}
-/// What `put_blobs` answers: one variant per documented status, and
-/// [`Unimplemented`](PutBlobsResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "blobs")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PutBlobsResponse {
-    /// 200: The digest, as text.
-    Ok(String),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `put_blobs` answers: one variant per documented status, and
+    /// [`Unimplemented`](PutBlobsResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum PutBlobsResponse {
+        /// 200: The digest, as text.
+        #[status(OK, text = "text/plain")]
+        Ok(String),
+        #[unimplemented("put_blobs")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `post_notes` (`POST /notes`): none yet; one the document adds becomes a field.
 #[cfg(feature = "notes")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PostNotesParams {}
-/// What `post_notes` answers: one variant per documented status, and
-/// [`Unimplemented`](PostNotesResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "notes")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PostNotesResponse {
-    /// 204: Stored.
-    NoContent,
-    /// default: Anything else.
-    Default(http::StatusCode, types::Named),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `post_notes` answers: one variant per documented status, and
+    /// [`Unimplemented`](PostNotesResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum PostNotesResponse {
+        /// 204: Stored.
+        #[status(NO_CONTENT)]
+        NoContent,
+        /// default: Anything else.
+        #[status(held, json)]
+        Default(http::StatusCode, types::Named),
+        #[unimplemented("post_notes")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `listTagged` (`GET /tagged`), parsed and checked.
@@ -413,43 +398,38 @@ pub struct ListTaggedParams {
     pub tag: Option<Vec<String>>,
 }
 
-/// What `listTagged` answers: one variant per documented status, and
-/// [`Unimplemented`](ListTaggedResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "tagged")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ListTaggedResponse {
-    /// 200: The values as read.
-    Ok(Vec<String>),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `listTagged` answers: one variant per documented status, and
+    /// [`Unimplemented`](ListTaggedResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ListTaggedResponse {
+        /// 200: The values as read.
+        #[status(OK, json)]
+        Ok(Vec<String>),
+        #[unimplemented("listTagged")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `get_things` (`GET /things`): none yet; one the document adds becomes a field.
 #[cfg(feature = "things")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetThingsParams {}
-/// What `get_things` answers: one variant per documented status, and
-/// [`Unimplemented`](GetThingsResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "things")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetThingsResponse {
-    /// 200: Everything at once.
-    Ok(types::GetThingsOkBody),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `get_things` answers: one variant per documented status, and
+    /// [`Unimplemented`](GetThingsResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GetThingsResponse {
+        /// 200: Everything at once.
+        #[status(OK, json)]
+        Ok(types::GetThingsOkBody),
+        #[unimplemented("get_things")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `echoFilters` (`GET /filters`), parsed and checked.
@@ -468,44 +448,38 @@ pub struct EchoFiltersParams {
     pub range: types::Range,
 }
 
-/// What `echoFilters` answers: one variant per documented status, and
-/// [`Unimplemented`](EchoFiltersResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "filters")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum EchoFiltersResponse {
-    /// 200: The objects as the server read them.
-    Ok(types::EchoFiltersOkBody),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `echoFilters` answers: one variant per documented status, and
+    /// [`Unimplemented`](EchoFiltersResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum EchoFiltersResponse {
+        /// 200: The objects as the server read them.
+        #[status(OK, json)]
+        Ok(types::EchoFiltersOkBody),
+        #[unimplemented("echoFilters")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `echoChoices` (`POST /choices`): none yet; one the document adds becomes a field.
 #[cfg(feature = "choices")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EchoChoicesParams {}
-/// What `echoChoices` answers: one variant per documented status, and
-/// [`Unimplemented`](EchoChoicesResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum EchoChoicesResponse {
-    /// 200: The choices as the server read them.
-    Ok(types::EchoChoicesOkBody),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `echoChoices` answers: one variant per documented status, and
+    /// [`Unimplemented`](EchoChoicesResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum EchoChoicesResponse {
+        /// 200: The choices as the server read them.
+        #[status(OK, json)]
+        Ok(types::EchoChoicesOkBody),
+        #[unimplemented("echoChoices")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `echoLabels` (`GET /labels/{names}`), parsed and checked.
@@ -526,20 +500,17 @@ pub struct EchoLabelsParams {
     pub crumbs: Option<Vec<String>>,
 }
 
-/// What `echoLabels` answers: one variant per documented status, and
-/// [`Unimplemented`](EchoLabelsResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "labels")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum EchoLabelsResponse {
-    /// 200: The arrays as the server read them.
-    Ok(types::EchoLabelsOkBody),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `echoLabels` answers: one variant per documented status, and
+    /// [`Unimplemented`](EchoLabelsResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum EchoLabelsResponse {
+        /// 200: The arrays as the server read them.
+        #[status(OK, json)]
+        Ok(types::EchoLabelsOkBody),
+        #[unimplemented("echoLabels")]
+        Unimplemented,
+    }
 }

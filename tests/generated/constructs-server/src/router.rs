@@ -49,7 +49,6 @@ use crate::runtime::params::RawParams;
 use crate::runtime::params::ObjectQuery;
 use crate::runtime::params::PathParams;
 use crate::runtime::problem::Problem;
-use crate::runtime::response;
 use crate::runtime::errors::ErrorBodies;
 use crate::runtime::errors::ErrorBody;
 use crate::runtime::errors::StatusKey;
@@ -61,7 +60,6 @@ use axum::body::Body;
 use axum::extract::Request;
 use axum::response::Response;
 use axum::routing;
-use http::StatusCode;
 use std::sync::Arc;
 
 /// The path prefix of the document's first server; every route lives under it unless
@@ -954,141 +952,6 @@ fn serve_echo_labels<A: ConstructsApi>(
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-#[cfg(feature = "trees")]
-impl GetTreesIdResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::Accepted => Ok(response::empty(StatusCode::ACCEPTED)),
-            Self::ClientError(status, body) => response::json(status, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("get_trees_id")),
-        }
-    }
-}
-
-#[cfg(feature = "forms")]
-impl PostFormsResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Created => Ok(response::empty(StatusCode::CREATED)),
-            Self::Unimplemented => Err(Problem::not_implemented("post_forms")),
-        }
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl AddDishResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("addDish")),
-        }
-    }
-}
-
-#[cfg(feature = "raw-notes")]
-impl PutRawNoteResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => Ok(response::text(StatusCode::OK, "text/plain", body)),
-            Self::Unimplemented => Err(Problem::not_implemented("putRawNote")),
-        }
-    }
-}
-
-#[cfg(feature = "videos")]
-impl CreateVideoResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Created(body) => {
-                Ok(response::text(StatusCode::CREATED, "text/plain", body))
-            }
-            Self::Unimplemented => Err(Problem::not_implemented("createVideo")),
-        }
-    }
-}
-
-#[cfg(feature = "uploads")]
-impl UploadResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => Ok(response::text(StatusCode::OK, "text/plain", body)),
-            Self::Unimplemented => Err(Problem::not_implemented("upload")),
-        }
-    }
-}
-
-#[cfg(feature = "blobs")]
-impl PutBlobsResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => Ok(response::text(StatusCode::OK, "text/plain", body)),
-            Self::Unimplemented => Err(Problem::not_implemented("put_blobs")),
-        }
-    }
-}
-
-#[cfg(feature = "notes")]
-impl PostNotesResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
-            Self::Default(status, body) => response::json(status, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("post_notes")),
-        }
-    }
-}
-
-#[cfg(feature = "tagged")]
-impl ListTaggedResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("listTagged")),
-        }
-    }
-}
-
-#[cfg(feature = "things")]
-impl GetThingsResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("get_things")),
-        }
-    }
-}
-
-#[cfg(feature = "filters")]
-impl EchoFiltersResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("echoFilters")),
-        }
-    }
-}
-
-#[cfg(feature = "choices")]
-impl EchoChoicesResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("echoChoices")),
-        }
-    }
-}
-
-#[cfg(feature = "labels")]
-impl EchoLabelsResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("echoLabels")),
         }
     }
 }

@@ -186,12 +186,10 @@ impl Client {
         body: &types::HeldAmount,
     ) -> Result<ResponseValue<types::HeldAmount>, Error<PutHeldAmountError>> {
         const OPERATION: OperationInfo = OperationInfo::put("/amounts", "putHeldAmount");
-        let path = OPERATION.path;
-        let query = "";
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, path, query, JSON, "application/json", &body)
+            .send_body(&OPERATION, OPERATION.path, "", JSON, "application/json", &body)
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
@@ -323,11 +321,10 @@ impl Client {
     ) -> Result<ResponseValue<types::Event>, Error<PutEventError>> {
         const OPERATION: OperationInfo = OperationInfo::put("/events/{id}", "putEvent");
         let path = request::path(OPERATION.path, &[&id]);
-        let query = "";
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, &path, query, JSON, "application/json", &body)
+            .send_body(&OPERATION, &path, "", JSON, "application/json", &body)
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }

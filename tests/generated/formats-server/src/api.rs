@@ -7,6 +7,7 @@
 //! The [`FormatsApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
+use crate::runtime::response;
 use std::future::Future;
 use crate::runtime::context::RequestContext;
 use crate::runtime::problem::Problem;
@@ -88,24 +89,22 @@ pub trait FormatsApi: Send + Sync + 'static {
 #[cfg(feature = "amounts")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PutHeldAmountParams {}
-/// What `putHeldAmount` answers: one variant per documented status, and
-/// [`Unimplemented`](PutHeldAmountResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "amounts")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PutHeldAmountResponse {
-    /// 200: The body as read.
-    Ok(types::HeldAmount),
-    /// 400: A malformed value.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `putHeldAmount` answers: one variant per documented status, and
+    /// [`Unimplemented`](PutHeldAmountResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum PutHeldAmountResponse {
+        /// 200: The body as read.
+        #[status(OK, json)]
+        Ok(types::HeldAmount),
+        /// 400: A malformed value.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("putHeldAmount")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `postAmounts` (`POST /amounts/{total}`), parsed and checked.
@@ -120,24 +119,22 @@ pub struct PostAmountsParams {
     pub x_big: Option<crate::runtime::decimal::Decimal>,
 }
 
-/// What `postAmounts` answers: one variant per documented status, and
-/// [`Unimplemented`](PostAmountsResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "amounts")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PostAmountsResponse {
-    /// 200: The body as read.
-    Ok(types::Amounts),
-    /// 400: A malformed value.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `postAmounts` answers: one variant per documented status, and
+    /// [`Unimplemented`](PostAmountsResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum PostAmountsResponse {
+        /// 200: The body as read.
+        #[status(OK, json)]
+        Ok(types::Amounts),
+        /// 400: A malformed value.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("postAmounts")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `getEvent` (`GET /events/{id}`), parsed and checked.
@@ -171,23 +168,22 @@ pub struct GetEventOkHeaders {
     pub last_seen: Option<jiff::Timestamp>,
 }
 
-/// What `getEvent` answers: one variant per documented status, and
-/// [`Unimplemented`](GetEventResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "events")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetEventResponse {
-    /// 200: The event, with what the server read from the parameters.
-    Ok(types::Event, GetEventOkHeaders),
-    /// 400: A malformed value.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `getEvent` answers: one variant per documented status, and
+    /// [`Unimplemented`](GetEventResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GetEventResponse {
+        /// 200: The event, with what the server read from the parameters.
+        #[status(OK, json, headers)]
+        Ok(types::Event, GetEventOkHeaders),
+        /// 400: A malformed value.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("getEvent")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `putEvent` (`PUT /events/{id}`), parsed and checked.
@@ -198,21 +194,20 @@ pub struct PutEventParams {
     pub id: uuid::Uuid,
 }
 
-/// What `putEvent` answers: one variant per documented status, and
-/// [`Unimplemented`](PutEventResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "events")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PutEventResponse {
-    /// 200: The event as stored.
-    Ok(types::Event),
-    /// 400: A malformed value.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `putEvent` answers: one variant per documented status, and
+    /// [`Unimplemented`](PutEventResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum PutEventResponse {
+        /// 200: The event as stored.
+        #[status(OK, json)]
+        Ok(types::Event),
+        /// 400: A malformed value.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("putEvent")]
+        Unimplemented,
+    }
 }

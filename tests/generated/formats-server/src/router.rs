@@ -38,7 +38,6 @@ use axum::body::Body;
 use axum::extract::Request;
 use axum::response::Response;
 use axum::routing;
-use http::StatusCode;
 use std::sync::Arc;
 
 /// The path prefix of the document's first server; every route lives under it unless
@@ -353,46 +352,9 @@ fn serve_put_event<A: FormatsApi>(
     }
 }
 
-#[cfg(feature = "amounts")]
-impl PutHeldAmountResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("putHeldAmount")),
-        }
-    }
-}
-
-#[cfg(feature = "amounts")]
-impl PostAmountsResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("postAmounts")),
-        }
-    }
-}
-
-#[cfg(feature = "events")]
-impl GetEventResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body, headers) => {
-                let mut response = response::json(StatusCode::OK, &body)?;
-                headers.write(&mut response)?;
-                Ok(response)
-            }
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("getEvent")),
-        }
-    }
-}
-
 #[cfg(feature = "events")]
 impl GetEventOkHeaders {
-    fn write(&self, response: &mut Response) -> Result<(), Problem> {
+    pub(crate) fn write(&self, response: &mut Response) -> Result<(), Problem> {
         if let Some(value) = &self.x_request_id {
             response::set_header(response, "x-request-id", &value.to_string())?;
         }
@@ -400,16 +362,5 @@ impl GetEventOkHeaders {
             response::set_header(response, "last-seen", &value.to_string())?;
         }
         Ok(())
-    }
-}
-
-#[cfg(feature = "events")]
-impl PutEventResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("putEvent")),
-        }
     }
 }

@@ -249,7 +249,6 @@ impl Client {
     ) -> Result<ResponseValue<Vec<types::Book>>, Error<SearchBooksError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/books", "searchBooks")
             .secured(&[&["libraryKey"]]);
-        let path = OPERATION.path;
         let mut query = Query::new();
         if let Some(values) = options.format.as_ref() {
             query.append_array("format", values, true, ',');
@@ -264,7 +263,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 &|http, base| {
                     let mut builder = http
-                        .request(http::Method::GET, request::url(base, path, &query))
+                        .request(
+                            http::Method::GET,
+                            request::url(base, OPERATION.path, &query),
+                        )
                         .header(
                             http::header::ACCEPT,
                             http::HeaderValue::from_static("application/json"),
@@ -292,8 +294,7 @@ impl Client {
             )
             .secured(&[&["libraryKey"]]);
         let path = request::path(OPERATION.path, &[&isbn]);
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -309,8 +310,7 @@ impl Client {
             )
             .secured(&[&["libraryKey"]]);
         let path = request::path(OPERATION.path, &[&isbn]);
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, &path, query, None).await?;
+        let raw = self.transport.send_url(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -327,11 +327,10 @@ impl Client {
             )
             .secured(&[&["libraryKey"]]);
         let path = request::path(OPERATION.path, &[&member_id]);
-        let query = "";
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, &path, query, JSON, "application/json", &body)
+            .send_body(&OPERATION, &path, "", JSON, "application/json", &body)
             .await?;
         self.transport.answer(&OPERATION, raw, &[201], Raw::json)
     }

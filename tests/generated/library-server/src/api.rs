@@ -7,6 +7,7 @@
 //! The [`LendingLibraryApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
+use crate::runtime::response;
 use std::future::Future;
 use crate::runtime::context::RequestContext;
 use crate::runtime::problem::Problem;
@@ -102,24 +103,22 @@ pub struct SearchBooksOkHeaders {
     pub x_formats: Option<Vec<types::Format>>,
 }
 
-/// What `searchBooks` answers: one variant per documented status, and
-/// [`Unimplemented`](SearchBooksResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "books")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum SearchBooksResponse {
-    /// 200: Matching books.
-    Ok(Vec<types::Book>, SearchBooksOkHeaders),
-    /// default: Any error.
-    Default(http::StatusCode, types::Problem),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `searchBooks` answers: one variant per documented status, and
+    /// [`Unimplemented`](SearchBooksResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum SearchBooksResponse {
+        /// 200: Matching books.
+        #[status(OK, json, headers)]
+        Ok(Vec<types::Book>, SearchBooksOkHeaders),
+        /// default: Any error.
+        #[status(held, json)]
+        Default(http::StatusCode, types::Problem),
+        #[unimplemented("searchBooks")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `get_books_isbn` (`GET /books/{isbn}`), parsed and checked.
@@ -130,24 +129,22 @@ pub struct GetBooksIsbnParams {
     pub isbn: String,
 }
 
-/// What `get_books_isbn` answers: one variant per documented status, and
-/// [`Unimplemented`](GetBooksIsbnResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "books")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetBooksIsbnResponse {
-    /// 200: The book.
-    Ok(types::Book),
-    /// 404: No such book.
-    NotFound(types::Problem),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `get_books_isbn` answers: one variant per documented status, and
+    /// [`Unimplemented`](GetBooksIsbnResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GetBooksIsbnResponse {
+        /// 200: The book.
+        #[status(OK, json)]
+        Ok(types::Book),
+        /// 404: No such book.
+        #[status(NOT_FOUND, json)]
+        NotFound(types::Problem),
+        #[unimplemented("get_books_isbn")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `withdrawBook` (`DELETE /books/{isbn}`), parsed and checked.
@@ -158,22 +155,19 @@ pub struct WithdrawBookParams {
     pub isbn: String,
 }
 
-/// What `withdrawBook` answers: one variant per documented status, and
-/// [`Unimplemented`](WithdrawBookResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "books")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum WithdrawBookResponse {
-    /// 204: Withdrawn.
-    NoContent,
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `withdrawBook` answers: one variant per documented status, and
+    /// [`Unimplemented`](WithdrawBookResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum WithdrawBookResponse {
+        /// 204: Withdrawn.
+        #[status(NO_CONTENT)]
+        NoContent,
+        #[unimplemented("withdrawBook")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `lendBook` (`POST /members/{memberId}/loans`), parsed and checked.
@@ -184,21 +178,20 @@ pub struct LendBookParams {
     pub member_id: i64,
 }
 
-/// What `lendBook` answers: one variant per documented status, and
-/// [`Unimplemented`](LendBookResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "members")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum LendBookResponse {
-    /// 201: The loan.
-    Created(types::Loan),
-    /// 409: Already lent.
-    Conflict(types::Problem),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `lendBook` answers: one variant per documented status, and
+    /// [`Unimplemented`](LendBookResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum LendBookResponse {
+        /// 201: The loan.
+        #[status(CREATED, json)]
+        Created(types::Loan),
+        /// 409: Already lent.
+        #[status(CONFLICT, json)]
+        Conflict(types::Problem),
+        #[unimplemented("lendBook")]
+        Unimplemented,
+    }
 }

@@ -42,7 +42,6 @@ use axum::body::Body;
 use axum::extract::Request;
 use axum::response::Response;
 use axum::routing;
-use http::StatusCode;
 use std::sync::Arc;
 
 /// The path prefix of the document's first server; every route lives under it unless
@@ -361,23 +360,8 @@ fn serve_lend_book<A: LendingLibraryApi>(
 }
 
 #[cfg(feature = "books")]
-impl SearchBooksResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body, headers) => {
-                let mut response = response::json(StatusCode::OK, &body)?;
-                headers.write(&mut response)?;
-                Ok(response)
-            }
-            Self::Default(status, body) => response::json(status, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("searchBooks")),
-        }
-    }
-}
-
-#[cfg(feature = "books")]
 impl SearchBooksOkHeaders {
-    fn write(&self, response: &mut Response) -> Result<(), Problem> {
+    pub(crate) fn write(&self, response: &mut Response) -> Result<(), Problem> {
         {
             let value = &self.x_total_count;
             response::set_header(response, "x-total-count", &value.to_string())?;
@@ -390,37 +374,5 @@ impl SearchBooksOkHeaders {
             )?;
         }
         Ok(())
-    }
-}
-
-#[cfg(feature = "books")]
-impl GetBooksIsbnResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::NotFound(body) => response::json(StatusCode::NOT_FOUND, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("get_books_isbn")),
-        }
-    }
-}
-
-#[cfg(feature = "books")]
-impl WithdrawBookResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
-            Self::Unimplemented => Err(Problem::not_implemented("withdrawBook")),
-        }
-    }
-}
-
-#[cfg(feature = "members")]
-impl LendBookResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Created(body) => response::json(StatusCode::CREATED, &body),
-            Self::Conflict(body) => response::json(StatusCode::CONFLICT, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("lendBook")),
-        }
     }
 }

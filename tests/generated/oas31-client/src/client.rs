@@ -241,12 +241,10 @@ impl Client {
         body: &types::Record,
     ) -> Result<ResponseValue<types::Record>, Error<AddRecordError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/records", "addRecord");
-        let path = OPERATION.path;
-        let query = "";
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, path, query, JSON, "application/json", &body)
+            .send_body(&OPERATION, OPERATION.path, "", JSON, "application/json", &body)
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
@@ -258,12 +256,10 @@ impl Client {
         body: &types::Labels,
     ) -> Result<ResponseValue<types::Labels>, Error<PutLabelsError>> {
         const OPERATION: OperationInfo = OperationInfo::put("/labels", "putLabels");
-        let path = OPERATION.path;
-        let query = "";
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, path, query, JSON, "application/json", &body)
+            .send_body(&OPERATION, OPERATION.path, "", JSON, "application/json", &body)
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
@@ -278,12 +274,10 @@ impl Client {
             "/shipments",
             "addShipment",
         );
-        let path = OPERATION.path;
-        let query = "";
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, path, query, JSON, "application/json", &body)
+            .send_body(&OPERATION, OPERATION.path, "", JSON, "application/json", &body)
             .await?;
         self.transport.answer(&OPERATION, raw, &[201], Raw::json)
     }
@@ -299,12 +293,10 @@ impl Client {
         body: &types::Gate,
     ) -> Result<ResponseValue<()>, Error<AddGateError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/gates", "addGate");
-        let path = OPERATION.path;
-        let query = "";
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, path, query, JSON, "application/json", &body)
+            .send_body(&OPERATION, OPERATION.path, "", JSON, "application/json", &body)
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
@@ -320,11 +312,13 @@ impl Client {
         gate: &str,
     ) -> Result<ResponseValue<()>, Error<GateLogError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/gate-log", "gateLog");
-        let path = OPERATION.path;
         let mut query = Query::new();
         query.append("gate", gate);
         let query = query.finish();
-        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
+        let raw = self
+            .transport
+            .send_url(&OPERATION, OPERATION.path, &query, JSON)
+            .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -353,12 +347,14 @@ impl Client {
                 "openGate",
             )
             .idempotency_key();
-        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_opt("floor", options.floor.as_ref());
         query.append_opt("side", options.side.as_ref());
         let query = query.finish();
-        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
+        let raw = self
+            .transport
+            .send_url(&OPERATION, OPERATION.path, &query, JSON)
+            .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -375,15 +371,13 @@ impl Client {
             "/gate-notes",
             "addGateNote",
         );
-        let path = OPERATION.path;
-        let query = "";
         let body = request::to_form(body)?;
         let raw = self
             .transport
             .send_body(
                 &OPERATION,
-                path,
-                query,
+                OPERATION.path,
+                "",
                 JSON,
                 "application/x-www-form-urlencoded",
                 &body,
@@ -406,8 +400,6 @@ impl Client {
             "/gate-photos",
             "addGatePhoto",
         );
-        let path = OPERATION.path;
-        let query = "";
         let (multipart_type, body) = body.encode();
         let raw = self
             .transport
@@ -416,7 +408,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 &|http, base| {
                     let mut builder = http
-                        .request(http::Method::POST, request::url(base, path, query))
+                        .request(
+                            http::Method::POST,
+                            request::url(base, OPERATION.path, ""),
+                        )
                         .header(
                             http::header::ACCEPT,
                             http::HeaderValue::from_static("application/json"),
@@ -445,8 +440,6 @@ impl Client {
             "/gate-visits",
             "addGateVisit",
         );
-        let path = OPERATION.path;
-        let query = "";
         let (multipart_type, body) = body.encode();
         let raw = self
             .transport
@@ -455,7 +448,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 &|http, base| {
                     let mut builder = http
-                        .request(http::Method::POST, request::url(base, path, query))
+                        .request(
+                            http::Method::POST,
+                            request::url(base, OPERATION.path, ""),
+                        )
                         .header(
                             http::header::ACCEPT,
                             http::HeaderValue::from_static("application/json"),
@@ -490,11 +486,13 @@ impl Client {
         options: ListCommandsOptions,
     ) -> Result<ResponseValue<types::CommandStatus>, Error<ListCommandsError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/commands", "listCommands");
-        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_opt("status", options.status.as_ref());
         let query = query.finish();
-        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
+        let raw = self
+            .transport
+            .send_url(&OPERATION, OPERATION.path, &query, JSON)
+            .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -510,12 +508,10 @@ impl Client {
         body: &Option<Vec<types::Command>>,
     ) -> Result<ResponseValue<Option<Vec<types::Command>>>, Error<PutCommandsError>> {
         const OPERATION: OperationInfo = OperationInfo::put("/commands", "putCommands");
-        let path = OPERATION.path;
-        let query = "";
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, path, query, JSON, "application/json", &body)
+            .send_body(&OPERATION, OPERATION.path, "", JSON, "application/json", &body)
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
@@ -532,12 +528,10 @@ impl Client {
             "/reviews",
             "requestReviews",
         );
-        let path = OPERATION.path;
-        let query = "";
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, path, query, JSON, "application/json", &body)
+            .send_body(&OPERATION, OPERATION.path, "", JSON, "application/json", &body)
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
@@ -554,12 +548,10 @@ impl Client {
             "/gist-files",
             "editGistFile",
         );
-        let path = OPERATION.path;
-        let query = "";
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, path, query, JSON, "application/json", &body)
+            .send_body(&OPERATION, OPERATION.path, "", JSON, "application/json", &body)
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
@@ -576,12 +568,10 @@ impl Client {
             "/image-refs",
             "addImageRef",
         );
-        let path = OPERATION.path;
-        let query = "";
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, path, query, JSON, "application/json", &body)
+            .send_body(&OPERATION, OPERATION.path, "", JSON, "application/json", &body)
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
@@ -596,12 +586,10 @@ impl Client {
             "/moderation",
             "putModeration",
         );
-        let path = OPERATION.path;
-        let query = "";
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, path, query, JSON, "application/json", &body)
+            .send_body(&OPERATION, OPERATION.path, "", JSON, "application/json", &body)
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
@@ -620,8 +608,6 @@ impl Client {
             "/moderation",
             "putModeration",
         );
-        let path = OPERATION.path;
-        let query = "";
         let (multipart_type, body) = body.encode();
         let raw = self
             .transport
@@ -630,7 +616,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 &|http, base| {
                     let mut builder = http
-                        .request(http::Method::PUT, request::url(base, path, query))
+                        .request(
+                            http::Method::PUT,
+                            request::url(base, OPERATION.path, ""),
+                        )
                         .header(
                             http::header::ACCEPT,
                             http::HeaderValue::from_static("application/json"),

@@ -25,6 +25,7 @@
 //! The [`Oas31Api`] trait and the inputs and responses of each operation.
 
 use crate::types;
+use crate::runtime::response;
 use std::future::Future;
 use crate::runtime::context::RequestContext;
 use crate::runtime::problem::Problem;
@@ -269,46 +270,44 @@ pub trait Oas31Api: Send + Sync + 'static {
 #[cfg(feature = "records")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AddRecordParams {}
-/// What `addRecord` answers: one variant per documented status, and
-/// [`Unimplemented`](AddRecordResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "records")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum AddRecordResponse {
-    /// 200: The record as stored.
-    Ok(types::Record),
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `addRecord` answers: one variant per documented status, and
+    /// [`Unimplemented`](AddRecordResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum AddRecordResponse {
+        /// 200: The record as stored.
+        #[status(OK, json)]
+        Ok(types::Record),
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("addRecord")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `putLabels` (`PUT /labels`): none yet; one the document adds becomes a field.
 #[cfg(feature = "labels")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PutLabelsParams {}
-/// What `putLabels` answers: one variant per documented status, and
-/// [`Unimplemented`](PutLabelsResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "labels")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PutLabelsResponse {
-    /// 200: The labels as stored.
-    Ok(types::Labels),
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `putLabels` answers: one variant per documented status, and
+    /// [`Unimplemented`](PutLabelsResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum PutLabelsResponse {
+        /// 200: The labels as stored.
+        #[status(OK, json)]
+        Ok(types::Labels),
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("putLabels")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `addShipment` (`POST /shipments`): none yet; one the document adds becomes a
@@ -316,47 +315,44 @@ pub enum PutLabelsResponse {
 #[cfg(feature = "shipments")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AddShipmentParams {}
-/// What `addShipment` answers: one variant per documented status, and
-/// [`Unimplemented`](AddShipmentResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "shipments")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum AddShipmentResponse {
-    /// 201: Stored.
-    Created(types::Shipment),
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `addShipment` answers: one variant per documented status, and
+    /// [`Unimplemented`](AddShipmentResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum AddShipmentResponse {
+        /// 201: Stored.
+        #[status(CREATED, json)]
+        Created(types::Shipment),
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("addShipment")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `addGate` (`POST /gates`): none yet; one the document adds becomes a field.
 #[cfg(feature = "gates")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AddGateParams {}
-/// What `addGate` answers: one variant per documented status, and
-/// [`Unimplemented`](AddGateResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "gates")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum AddGateResponse {
-    /// 204: Stored.
-    NoContent,
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `addGate` answers: one variant per documented status, and
+    /// [`Unimplemented`](AddGateResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum AddGateResponse {
+        /// 204: Stored.
+        #[status(NO_CONTENT)]
+        NoContent,
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("addGate")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `gateLog` (`GET /gate-log`), parsed and checked.
@@ -368,23 +364,22 @@ pub struct GateLogParams {
     pub gate: String,
 }
 
-/// What `gateLog` answers: one variant per documented status, and
-/// [`Unimplemented`](GateLogResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "gate-log")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GateLogResponse {
-    /// 204: The log is empty.
-    NoContent,
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `gateLog` answers: one variant per documented status, and
+    /// [`Unimplemented`](GateLogResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GateLogResponse {
+        /// 204: The log is empty.
+        #[status(NO_CONTENT)]
+        NoContent,
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("gateLog")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `openGate` (`POST /gate-openings`), parsed and checked.
@@ -399,23 +394,22 @@ pub struct OpenGateParams {
     pub side: Option<String>,
 }
 
-/// What `openGate` answers: one variant per documented status, and
-/// [`Unimplemented`](OpenGateResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "gate-openings")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum OpenGateResponse {
-    /// 204: The gate opens.
-    NoContent,
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `openGate` answers: one variant per documented status, and
+    /// [`Unimplemented`](OpenGateResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum OpenGateResponse {
+        /// 204: The gate opens.
+        #[status(NO_CONTENT)]
+        NoContent,
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("openGate")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `addGateNote` (`POST /gate-notes`): none yet; one the document adds becomes a
@@ -423,24 +417,22 @@ pub enum OpenGateResponse {
 #[cfg(feature = "gate-notes")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AddGateNoteParams {}
-/// What `addGateNote` answers: one variant per documented status, and
-/// [`Unimplemented`](AddGateNoteResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "gate-notes")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum AddGateNoteResponse {
-    /// 204: Noted.
-    NoContent,
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `addGateNote` answers: one variant per documented status, and
+    /// [`Unimplemented`](AddGateNoteResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum AddGateNoteResponse {
+        /// 204: Noted.
+        #[status(NO_CONTENT)]
+        NoContent,
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("addGateNote")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `addGatePhoto` (`POST /gate-photos`): none yet; one the document adds becomes a
@@ -448,24 +440,22 @@ pub enum AddGateNoteResponse {
 #[cfg(feature = "gate-photos")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AddGatePhotoParams {}
-/// What `addGatePhoto` answers: one variant per documented status, and
-/// [`Unimplemented`](AddGatePhotoResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "gate-photos")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum AddGatePhotoResponse {
-    /// 204: Filed.
-    NoContent,
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `addGatePhoto` answers: one variant per documented status, and
+    /// [`Unimplemented`](AddGatePhotoResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum AddGatePhotoResponse {
+        /// 204: Filed.
+        #[status(NO_CONTENT)]
+        NoContent,
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("addGatePhoto")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `addGateVisit` (`POST /gate-visits`): none yet; one the document adds becomes a
@@ -473,24 +463,22 @@ pub enum AddGatePhotoResponse {
 #[cfg(feature = "gate-visits")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AddGateVisitParams {}
-/// What `addGateVisit` answers: one variant per documented status, and
-/// [`Unimplemented`](AddGateVisitResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "gate-visits")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum AddGateVisitResponse {
-    /// 204: Filed.
-    NoContent,
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `addGateVisit` answers: one variant per documented status, and
+    /// [`Unimplemented`](AddGateVisitResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum AddGateVisitResponse {
+        /// 204: Filed.
+        #[status(NO_CONTENT)]
+        NoContent,
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("addGateVisit")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `listCommands` (`GET /commands`), parsed and checked.
@@ -502,48 +490,44 @@ pub struct ListCommandsParams {
     pub status: Option<types::CommandStatus>,
 }
 
-/// What `listCommands` answers: one variant per documented status, and
-/// [`Unimplemented`](ListCommandsResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "commands")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ListCommandsResponse {
-    /// 200: The status asked for.
-    Ok(types::CommandStatus),
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `listCommands` answers: one variant per documented status, and
+    /// [`Unimplemented`](ListCommandsResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ListCommandsResponse {
+        /// 200: The status asked for.
+        #[status(OK, json)]
+        Ok(types::CommandStatus),
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("listCommands")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `putCommands` (`PUT /commands`): none yet; one the document adds becomes a field.
 #[cfg(feature = "commands")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PutCommandsParams {}
-/// What `putCommands` answers: one variant per documented status, and
-/// [`Unimplemented`](PutCommandsResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "commands")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PutCommandsResponse {
-    /// 200: The list as stored.
-    Ok(Option<Vec<types::Command>>),
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `putCommands` answers: one variant per documented status, and
+    /// [`Unimplemented`](PutCommandsResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum PutCommandsResponse {
+        /// 200: The list as stored.
+        #[status(OK, json)]
+        Ok(Option<Vec<types::Command>>),
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("putCommands")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `requestReviews` (`POST /reviews`): none yet; one the document adds becomes a
@@ -551,24 +535,22 @@ pub enum PutCommandsResponse {
 #[cfg(feature = "reviews")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RequestReviewsParams {}
-/// What `requestReviews` answers: one variant per documented status, and
-/// [`Unimplemented`](RequestReviewsResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "reviews")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum RequestReviewsResponse {
-    /// 204: Requested.
-    NoContent,
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `requestReviews` answers: one variant per documented status, and
+    /// [`Unimplemented`](RequestReviewsResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum RequestReviewsResponse {
+        /// 204: Requested.
+        #[status(NO_CONTENT)]
+        NoContent,
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("requestReviews")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `editGistFile` (`PATCH /gist-files`): none yet; one the document adds becomes a
@@ -576,24 +558,22 @@ pub enum RequestReviewsResponse {
 #[cfg(feature = "gist-files")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EditGistFileParams {}
-/// What `editGistFile` answers: one variant per documented status, and
-/// [`Unimplemented`](EditGistFileResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "gist-files")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum EditGistFileResponse {
-    /// 204: Edited.
-    NoContent,
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `editGistFile` answers: one variant per documented status, and
+    /// [`Unimplemented`](EditGistFileResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum EditGistFileResponse {
+        /// 204: Edited.
+        #[status(NO_CONTENT)]
+        NoContent,
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("editGistFile")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `addImageRef` (`POST /image-refs`): none yet; one the document adds becomes a
@@ -601,24 +581,22 @@ pub enum EditGistFileResponse {
 #[cfg(feature = "image-refs")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AddImageRefParams {}
-/// What `addImageRef` answers: one variant per documented status, and
-/// [`Unimplemented`](AddImageRefResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "image-refs")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum AddImageRefResponse {
-    /// 204: Added.
-    NoContent,
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `addImageRef` answers: one variant per documented status, and
+    /// [`Unimplemented`](AddImageRefResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum AddImageRefResponse {
+        /// 204: Added.
+        #[status(NO_CONTENT)]
+        NoContent,
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("addImageRef")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `putModeration` (`PUT /moderation`): none yet; one the document adds becomes a
@@ -626,22 +604,20 @@ pub enum AddImageRefResponse {
 #[cfg(feature = "moderation")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PutModerationParams {}
-/// What `putModeration` answers: one variant per documented status, and
-/// [`Unimplemented`](PutModerationResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "moderation")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PutModerationResponse {
-    /// 204: Stored.
-    NoContent,
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `putModeration` answers: one variant per documented status, and
+    /// [`Unimplemented`](PutModerationResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum PutModerationResponse {
+        /// 204: Stored.
+        #[status(NO_CONTENT)]
+        NoContent,
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("putModeration")]
+        Unimplemented,
+    }
 }

@@ -48,7 +48,6 @@ use crate::runtime::params::Location;
 use crate::runtime::params::RawParams;
 use crate::runtime::params::PathParams;
 use crate::runtime::problem::Problem;
-use crate::runtime::response;
 use crate::runtime::schema::Held;
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
@@ -57,7 +56,6 @@ use axum::body::Body;
 use axum::extract::Request;
 use axum::response::Response;
 use axum::routing;
-use http::StatusCode;
 use std::sync::Arc;
 
 /// The path prefix of the document's first server; every route lives under it unless
@@ -1027,171 +1025,6 @@ fn serve_put_moderation<A: Oas31Api>(
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-#[cfg(feature = "records")]
-impl AddRecordResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("addRecord")),
-        }
-    }
-}
-
-#[cfg(feature = "labels")]
-impl PutLabelsResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("putLabels")),
-        }
-    }
-}
-
-#[cfg(feature = "shipments")]
-impl AddShipmentResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Created(body) => response::json(StatusCode::CREATED, &body),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("addShipment")),
-        }
-    }
-}
-
-#[cfg(feature = "gates")]
-impl AddGateResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("addGate")),
-        }
-    }
-}
-
-#[cfg(feature = "gate-log")]
-impl GateLogResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("gateLog")),
-        }
-    }
-}
-
-#[cfg(feature = "gate-openings")]
-impl OpenGateResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("openGate")),
-        }
-    }
-}
-
-#[cfg(feature = "gate-notes")]
-impl AddGateNoteResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("addGateNote")),
-        }
-    }
-}
-
-#[cfg(feature = "gate-photos")]
-impl AddGatePhotoResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("addGatePhoto")),
-        }
-    }
-}
-
-#[cfg(feature = "gate-visits")]
-impl AddGateVisitResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("addGateVisit")),
-        }
-    }
-}
-
-#[cfg(feature = "commands")]
-impl ListCommandsResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("listCommands")),
-        }
-    }
-}
-
-#[cfg(feature = "commands")]
-impl PutCommandsResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("putCommands")),
-        }
-    }
-}
-
-#[cfg(feature = "reviews")]
-impl RequestReviewsResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("requestReviews")),
-        }
-    }
-}
-
-#[cfg(feature = "gist-files")]
-impl EditGistFileResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("editGistFile")),
-        }
-    }
-}
-
-#[cfg(feature = "image-refs")]
-impl AddImageRefResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("addImageRef")),
-        }
-    }
-}
-
-#[cfg(feature = "moderation")]
-impl PutModerationResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("putModeration")),
         }
     }
 }

@@ -251,7 +251,6 @@ impl Client {
     > {
         const OPERATION: OperationInfo = OperationInfo::get("/ticks", "watchTicks")
             .secured(&[&["bearerAuth"]]);
-        let path = OPERATION.path;
         let mut query = Query::new();
         query.append("count", &count);
         let query = query.finish();
@@ -261,7 +260,10 @@ impl Client {
                 &OPERATION,
                 SECURITY_SCHEMES,
                 &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, &query))
+                    http.request(
+                            http::Method::GET,
+                            request::url(base, OPERATION.path, &query),
+                        )
                         .header(
                             http::header::ACCEPT,
                             http::HeaderValue::from_static(
@@ -302,12 +304,10 @@ impl Client {
             security: &[&["bearerAuth"]],
             idempotency_key: false,
         };
-        let path = operation.path;
-        let query = "";
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&operation, path, query, JSON, "application/json", &body)
+            .send_body(&operation, operation.path, "", JSON, "application/json", &body)
             .await?;
         self.transport.answer(&operation, raw, &[200], Raw::json)
     }
@@ -330,7 +330,6 @@ impl Client {
             )
             .deprecated()
             .secured(&[&["bearerAuth"]]);
-        let path = OPERATION.path;
         let mut query = Query::new();
         query.append("count", &count);
         let query = query.finish();
@@ -340,7 +339,10 @@ impl Client {
                 &OPERATION,
                 SECURITY_SCHEMES,
                 &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, &query))
+                    http.request(
+                            http::Method::GET,
+                            request::url(base, OPERATION.path, &query),
+                        )
                         .header(
                             http::header::ACCEPT,
                             http::HeaderValue::from_static(
@@ -373,9 +375,11 @@ impl Client {
     ) -> Result<ResponseValue<Vec<types::Tick>>, Error<FindTicksError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ticks/search", "findTicks")
             .secured(&[&["bearerAuth"]]);
-        let path = OPERATION.path;
         let query = request::to_query_string(filter)?;
-        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
+        let raw = self
+            .transport
+            .send_url(&OPERATION, OPERATION.path, &query, JSON)
+            .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -392,12 +396,14 @@ impl Client {
                 "selectTicks",
             )
             .secured(&[&["bearerAuth"]]);
-        let path = OPERATION.path;
         let query = selection
             .map(request::to_query_string_json)
             .transpose()?
             .unwrap_or_default();
-        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
+        let raw = self
+            .transport
+            .send_url(&OPERATION, OPERATION.path, &query, JSON)
+            .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -415,15 +421,16 @@ impl Client {
             "/messages",
             "watchMessages",
         );
-        let path = OPERATION.path;
-        let query = "";
         let streamed = self
             .transport
             .send_streaming_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
                 &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
+                    http.request(
+                            http::Method::GET,
+                            request::url(base, OPERATION.path, ""),
+                        )
                         .header(
                             http::header::ACCEPT,
                             http::HeaderValue::from_static(
@@ -451,15 +458,16 @@ impl Client {
         &self,
     ) -> Result<ResponseValue<JsonLines<i64, HeartbeatError>>, Error<HeartbeatError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/heartbeat", "heartbeat");
-        let path = OPERATION.path;
-        let query = "";
         let streamed = self
             .transport
             .send_streaming_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
                 &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
+                    http.request(
+                            http::Method::GET,
+                            request::url(base, OPERATION.path, ""),
+                        )
                         .header(
                             http::header::ACCEPT,
                             http::HeaderValue::from_static("application/x-ndjson"),
@@ -486,9 +494,7 @@ impl Client {
     pub async fn ping(&self) -> Result<ResponseValue<()>, Error<PingError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/ping", "ping")
             .secured(&[&["bearerAuth"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
         match raw.status.as_u16() {
             200..=299 => raw.empty(),
             _ => Err(raw.error()),
@@ -518,8 +524,6 @@ impl Client {
         options: WhoAmIOptions,
     ) -> Result<ResponseValue<types::WhoAmIOkBody>, Error<WhoAmIError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/session", "whoAmI");
-        let path = OPERATION.path;
-        let query = "";
         let mut cookies: Vec<String> = Vec::new();
         cookies.push(format!("{}={}", "session", ToParam::to_param(session)));
         if let Some(value) = options.theme.as_ref() {
@@ -539,7 +543,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 &|http, base| {
                     let mut builder = http
-                        .request(http::Method::GET, request::url(base, path, query))
+                        .request(
+                            http::Method::GET,
+                            request::url(base, OPERATION.path, ""),
+                        )
                         .header(
                             http::header::ACCEPT,
                             http::HeaderValue::from_static("application/json"),
@@ -563,8 +570,7 @@ impl Client {
         const OPERATION: OperationInfo = OperationInfo::get("/ticks/{tickId}", "getTick")
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&tick_id]);
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -587,8 +593,7 @@ impl Client {
             idempotency_key: false,
         };
         let path = request::path(operation.path, &[&tick_id]);
-        let query = "";
-        let raw = self.transport.send_url(&operation, &path, query, JSON).await?;
+        let raw = self.transport.send_url(&operation, &path, "", JSON).await?;
         self.transport.answer(&operation, raw, &[204], Raw::empty)
     }
 }

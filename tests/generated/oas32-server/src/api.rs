@@ -15,6 +15,7 @@
 //! The [`TickerApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
+use crate::runtime::response;
 use crate::runtime::stream;
 use std::future::Future;
 use crate::runtime::context::RequestContext;
@@ -196,56 +197,56 @@ pub struct WatchTicksParams {
     pub count: i64,
 }
 
-/// What `watchTicks` answers: one variant per documented status, and
-/// [`Unimplemented`](WatchTicksResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ticks")]
-#[derive(Debug)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum WatchTicksResponse {
-    /// 200: One event per tick; the last says why when the feed fails.
-    Ok(stream::EventStream<types::Tick>),
-    /// 400: The error body.
-    BadRequest(types::Error),
-    /// 401: The error body.
-    Unauthorized(types::Error),
-    /// 429: The error body.
-    TooManyRequests(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `watchTicks` answers: one variant per documented status, and
+    /// [`Unimplemented`](WatchTicksResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug)]
+    pub enum WatchTicksResponse {
+        /// 200: One event per tick; the last says why when the feed fails.
+        #[status(OK, events)]
+        Ok(stream::EventStream<types::Tick>),
+        /// 400: The error body.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        /// 401: The error body.
+        #[status(UNAUTHORIZED, json)]
+        Unauthorized(types::Error),
+        /// 429: The error body.
+        #[status(TOO_MANY_REQUESTS, json)]
+        TooManyRequests(types::Error),
+        #[unimplemented("watchTicks")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `searchTicks` (`QUERY /ticks`): none yet; one the document adds becomes a field.
 #[cfg(feature = "ticks")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SearchTicksParams {}
-/// What `searchTicks` answers: one variant per documented status, and
-/// [`Unimplemented`](SearchTicksResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ticks")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum SearchTicksResponse {
-    /// 200: The matching ticks.
-    Ok(Vec<types::Tick>),
-    /// 400: The error body.
-    BadRequest(types::Error),
-    /// 401: The error body.
-    Unauthorized(types::Error),
-    /// 429: The error body.
-    TooManyRequests(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `searchTicks` answers: one variant per documented status, and
+    /// [`Unimplemented`](SearchTicksResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum SearchTicksResponse {
+        /// 200: The matching ticks.
+        #[status(OK, json)]
+        Ok(Vec<types::Tick>),
+        /// 400: The error body.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        /// 401: The error body.
+        #[status(UNAUTHORIZED, json)]
+        Unauthorized(types::Error),
+        /// 429: The error body.
+        #[status(TOO_MANY_REQUESTS, json)]
+        TooManyRequests(types::Error),
+        #[unimplemented("searchTicks")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `exportTicks` (`GET /ticks/lines`), parsed and checked.
@@ -256,26 +257,25 @@ pub struct ExportTicksParams {
     pub count: i64,
 }
 
-/// What `exportTicks` answers: one variant per documented status, and
-/// [`Unimplemented`](ExportTicksResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ticks")]
-#[derive(Debug)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ExportTicksResponse {
-    /// 200: One tick per line.
-    Ok(stream::JsonLines<types::Tick>),
-    /// 401: The error body.
-    Unauthorized(types::Error),
-    /// 429: The error body.
-    TooManyRequests(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `exportTicks` answers: one variant per documented status, and
+    /// [`Unimplemented`](ExportTicksResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug)]
+    pub enum ExportTicksResponse {
+        /// 200: One tick per line.
+        #[status(OK, json_lines = "application/jsonl")]
+        Ok(stream::JsonLines<types::Tick>),
+        /// 401: The error body.
+        #[status(UNAUTHORIZED, json)]
+        Unauthorized(types::Error),
+        /// 429: The error body.
+        #[status(TOO_MANY_REQUESTS, json)]
+        TooManyRequests(types::Error),
+        #[unimplemented("exportTicks")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `findTicks` (`GET /ticks/search`): none yet; one the document adds becomes a
@@ -283,27 +283,28 @@ pub enum ExportTicksResponse {
 #[cfg(feature = "ticks")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FindTicksParams {}
-/// What `findTicks` answers: one variant per documented status, and
-/// [`Unimplemented`](FindTicksResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ticks")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum FindTicksResponse {
-    /// 200: The matching ticks.
-    Ok(Vec<types::Tick>),
-    /// 400: The error body.
-    BadRequest(types::Error),
-    /// 401: The error body.
-    Unauthorized(types::Error),
-    /// 429: The error body.
-    TooManyRequests(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `findTicks` answers: one variant per documented status, and
+    /// [`Unimplemented`](FindTicksResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum FindTicksResponse {
+        /// 200: The matching ticks.
+        #[status(OK, json)]
+        Ok(Vec<types::Tick>),
+        /// 400: The error body.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        /// 401: The error body.
+        #[status(UNAUTHORIZED, json)]
+        Unauthorized(types::Error),
+        /// 429: The error body.
+        #[status(TOO_MANY_REQUESTS, json)]
+        TooManyRequests(types::Error),
+        #[unimplemented("findTicks")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `selectTicks` (`GET /ticks/select`): none yet; one the document adds becomes a
@@ -311,28 +312,28 @@ pub enum FindTicksResponse {
 #[cfg(feature = "ticks")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SelectTicksParams {}
-/// What `selectTicks` answers: one variant per documented status, and
-/// [`Unimplemented`](SelectTicksResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ticks")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum SelectTicksResponse {
-    /// 200: The matching ticks.
-    Ok(Vec<types::Tick>),
-    /// 400: The error body.
-    BadRequest(types::Error),
-    /// 401: The error body.
-    Unauthorized(types::Error),
-    /// 429: The error body.
-    TooManyRequests(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `selectTicks` answers: one variant per documented status, and
+    /// [`Unimplemented`](SelectTicksResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum SelectTicksResponse {
+        /// 200: The matching ticks.
+        #[status(OK, json)]
+        Ok(Vec<types::Tick>),
+        /// 400: The error body.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        /// 401: The error body.
+        #[status(UNAUTHORIZED, json)]
+        Unauthorized(types::Error),
+        /// 429: The error body.
+        #[status(TOO_MANY_REQUESTS, json)]
+        TooManyRequests(types::Error),
+        #[unimplemented("selectTicks")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `watchMessages` (`GET /messages`): none yet; one the document adds becomes a
@@ -340,66 +341,59 @@ pub enum SelectTicksResponse {
 #[cfg(feature = "messages")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct WatchMessagesParams {}
-/// What `watchMessages` answers: one variant per documented status, and
-/// [`Unimplemented`](WatchMessagesResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "messages")]
-#[derive(Debug)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum WatchMessagesResponse {
-    /// 200: One event per message.
-    Ok(stream::EventStream<String>),
-    /// 429: The error body.
-    TooManyRequests(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `watchMessages` answers: one variant per documented status, and
+    /// [`Unimplemented`](WatchMessagesResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug)]
+    pub enum WatchMessagesResponse {
+        /// 200: One event per message.
+        #[status(OK, events_text)]
+        Ok(stream::EventStream<String>),
+        /// 429: The error body.
+        #[status(TOO_MANY_REQUESTS, json)]
+        TooManyRequests(types::Error),
+        #[unimplemented("watchMessages")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `heartbeat` (`GET /heartbeat`): none yet; one the document adds becomes a field.
 #[cfg(feature = "heartbeat")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct HeartbeatParams {}
-/// What `heartbeat` answers: one variant per documented status, and
-/// [`Unimplemented`](HeartbeatResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "heartbeat")]
-#[derive(Debug)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum HeartbeatResponse {
-    /// 200: One line per beat.
-    Ok(stream::JsonLines<i64>),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `heartbeat` answers: one variant per documented status, and
+    /// [`Unimplemented`](HeartbeatResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug)]
+    pub enum HeartbeatResponse {
+        /// 200: One line per beat.
+        #[status(OK, json_lines = "application/x-ndjson")]
+        Ok(stream::JsonLines<i64>),
+        #[unimplemented("heartbeat")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `ping` (`POST /ping`): none yet; one the document adds becomes a field.
 #[cfg(feature = "ping")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PingParams {}
-/// What `ping` answers: one variant per documented status, and
-/// [`Unimplemented`](PingResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ping")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PingResponse {
-    /// default: The document describes no response: any status, no body.
-    Default(http::StatusCode),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `ping` answers: one variant per documented status, and
+    /// [`Unimplemented`](PingResponse::Unimplemented) for an implementation without the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum PingResponse {
+        /// default: The document describes no response: any status, no body.
+        #[status(held)]
+        Default(http::StatusCode),
+        #[unimplemented("ping")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `whoAmI` (`GET /session`), parsed and checked.
@@ -412,21 +406,19 @@ pub struct WhoAmIParams {
     pub theme: Option<String>,
 }
 
-/// What `whoAmI` answers: one variant per documented status, and
-/// [`Unimplemented`](WhoAmIResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "session")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum WhoAmIResponse {
-    /// 200: The cookies as the server read them.
-    Ok(types::WhoAmIOkBody),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `whoAmI` answers: one variant per documented status, and
+    /// [`Unimplemented`](WhoAmIResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum WhoAmIResponse {
+        /// 200: The cookies as the server read them.
+        #[status(OK, json)]
+        Ok(types::WhoAmIOkBody),
+        #[unimplemented("whoAmI")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `getTick` (`GET /ticks/{tickId}`), parsed and checked.
@@ -437,23 +429,22 @@ pub struct GetTickParams {
     pub tick_id: i64,
 }
 
-/// What `getTick` answers: one variant per documented status, and
-/// [`Unimplemented`](GetTickResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ticks")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetTickResponse {
-    /// 200: The tick.
-    Ok(types::Tick),
-    /// 404: The error body.
-    NotFound(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `getTick` answers: one variant per documented status, and
+    /// [`Unimplemented`](GetTickResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GetTickResponse {
+        /// 200: The tick.
+        #[status(OK, json)]
+        Ok(types::Tick),
+        /// 404: The error body.
+        #[status(NOT_FOUND, json)]
+        NotFound(types::Error),
+        #[unimplemented("getTick")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `purgeTick` (`PURGE /ticks/{tickId}`), parsed and checked.
@@ -464,21 +455,20 @@ pub struct PurgeTickParams {
     pub tick_id: i64,
 }
 
-/// What `purgeTick` answers: one variant per documented status, and
-/// [`Unimplemented`](PurgeTickResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "ticks")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PurgeTickResponse {
-    /// 204: Forgotten.
-    NoContent,
-    /// 404: The error body.
-    NotFound(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `purgeTick` answers: one variant per documented status, and
+    /// [`Unimplemented`](PurgeTickResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum PurgeTickResponse {
+        /// 204: Forgotten.
+        #[status(NO_CONTENT)]
+        NoContent,
+        /// 404: The error body.
+        #[status(NOT_FOUND, json)]
+        NotFound(types::Error),
+        #[unimplemented("purgeTick")]
+        Unimplemented,
+    }
 }

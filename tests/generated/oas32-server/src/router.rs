@@ -39,9 +39,7 @@ use crate::runtime::params::Location;
 use crate::runtime::params::RawParams;
 use crate::runtime::params::PathParams;
 use crate::runtime::problem::Problem;
-use crate::runtime::response;
 use crate::runtime::sunset::Retirement;
-use crate::runtime::stream;
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
@@ -51,7 +49,6 @@ use axum::body::Body;
 use axum::extract::Request;
 use axum::response::Response;
 use axum::routing;
-use http::StatusCode;
 use std::sync::Arc;
 
 /// The path prefix of the document's first server; every route lives under it unless
@@ -690,149 +687,6 @@ fn serve_purge_tick<A: TickerApi>(
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-#[cfg(feature = "ticks")]
-impl WatchTicksResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => Ok(stream::event_stream(StatusCode::OK, body)),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unauthorized(body) => response::json(StatusCode::UNAUTHORIZED, &body),
-            Self::TooManyRequests(body) => {
-                response::json(StatusCode::TOO_MANY_REQUESTS, &body)
-            }
-            Self::Unimplemented => Err(Problem::not_implemented("watchTicks")),
-        }
-    }
-}
-
-#[cfg(feature = "ticks")]
-impl SearchTicksResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unauthorized(body) => response::json(StatusCode::UNAUTHORIZED, &body),
-            Self::TooManyRequests(body) => {
-                response::json(StatusCode::TOO_MANY_REQUESTS, &body)
-            }
-            Self::Unimplemented => Err(Problem::not_implemented("searchTicks")),
-        }
-    }
-}
-
-#[cfg(feature = "ticks")]
-impl ExportTicksResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => {
-                Ok(stream::json_lines(StatusCode::OK, "application/jsonl", body))
-            }
-            Self::Unauthorized(body) => response::json(StatusCode::UNAUTHORIZED, &body),
-            Self::TooManyRequests(body) => {
-                response::json(StatusCode::TOO_MANY_REQUESTS, &body)
-            }
-            Self::Unimplemented => Err(Problem::not_implemented("exportTicks")),
-        }
-    }
-}
-
-#[cfg(feature = "ticks")]
-impl FindTicksResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unauthorized(body) => response::json(StatusCode::UNAUTHORIZED, &body),
-            Self::TooManyRequests(body) => {
-                response::json(StatusCode::TOO_MANY_REQUESTS, &body)
-            }
-            Self::Unimplemented => Err(Problem::not_implemented("findTicks")),
-        }
-    }
-}
-
-#[cfg(feature = "ticks")]
-impl SelectTicksResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unauthorized(body) => response::json(StatusCode::UNAUTHORIZED, &body),
-            Self::TooManyRequests(body) => {
-                response::json(StatusCode::TOO_MANY_REQUESTS, &body)
-            }
-            Self::Unimplemented => Err(Problem::not_implemented("selectTicks")),
-        }
-    }
-}
-
-#[cfg(feature = "messages")]
-impl WatchMessagesResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => Ok(stream::event_stream_text(StatusCode::OK, body)),
-            Self::TooManyRequests(body) => {
-                response::json(StatusCode::TOO_MANY_REQUESTS, &body)
-            }
-            Self::Unimplemented => Err(Problem::not_implemented("watchMessages")),
-        }
-    }
-}
-
-#[cfg(feature = "heartbeat")]
-impl HeartbeatResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => {
-                Ok(stream::json_lines(StatusCode::OK, "application/x-ndjson", body))
-            }
-            Self::Unimplemented => Err(Problem::not_implemented("heartbeat")),
-        }
-    }
-}
-
-#[cfg(feature = "ping")]
-impl PingResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Default(status) => Ok(response::empty(status)),
-            Self::Unimplemented => Err(Problem::not_implemented("ping")),
-        }
-    }
-}
-
-#[cfg(feature = "session")]
-impl WhoAmIResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("whoAmI")),
-        }
-    }
-}
-
-#[cfg(feature = "ticks")]
-impl GetTickResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::NotFound(body) => response::json(StatusCode::NOT_FOUND, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("getTick")),
-        }
-    }
-}
-
-#[cfg(feature = "ticks")]
-impl PurgeTickResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
-            Self::NotFound(body) => response::json(StatusCode::NOT_FOUND, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("purgeTick")),
         }
     }
 }

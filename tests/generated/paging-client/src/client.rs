@@ -249,13 +249,15 @@ impl Client {
             "/dropshot/items",
             "dropshotItems",
         );
-        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_opt("limit", options.limit.as_ref());
         query.append_opt("page_token", options.page_token.as_ref());
         query.append_opt("kind", options.kind.as_ref());
         let query = query.finish();
-        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
+        let raw = self
+            .transport
+            .send_url(&OPERATION, OPERATION.path, &query, JSON)
+            .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -312,13 +314,15 @@ impl Client {
             "/cursor/items",
             "cursorItems",
         );
-        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_opt("pageToken", options.page_token.as_ref());
         query.append_opt("pageSize", options.page_size.as_ref());
         query.append_opt("kind", options.kind.as_ref());
         let query = query.finish();
-        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
+        let raw = self
+            .transport
+            .send_url(&OPERATION, OPERATION.path, &query, JSON)
+            .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -373,12 +377,14 @@ impl Client {
             "/after/items",
             "afterItems",
         );
-        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_opt("after", options.after.as_ref());
         query.append_opt("limit", options.limit.as_ref());
         let query = query.finish();
-        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
+        let raw = self
+            .transport
+            .send_url(&OPERATION, OPERATION.path, &query, JSON)
+            .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 

@@ -14,6 +14,7 @@
 //! The [`PagingApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
+use crate::runtime::response;
 use std::future::Future;
 use crate::runtime::context::RequestContext;
 use crate::runtime::problem::Problem;
@@ -106,24 +107,22 @@ pub struct DropshotItemsParams {
     pub kind: Option<String>,
 }
 
-/// What `dropshotItems` answers: one variant per documented status, and
-/// [`Unimplemented`](DropshotItemsResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "dropshot")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum DropshotItemsResponse {
-    /// 200: One page.
-    Ok(types::ItemResultsPage),
-    /// 400: Bad request.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `dropshotItems` answers: one variant per documented status, and
+    /// [`Unimplemented`](DropshotItemsResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum DropshotItemsResponse {
+        /// 200: One page.
+        #[status(OK, json)]
+        Ok(types::ItemResultsPage),
+        /// 400: Bad request.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("dropshotItems")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `cursorItems` (`GET /cursor/items`), parsed and checked.
@@ -139,22 +138,19 @@ pub struct CursorItemsParams {
     pub kind: Option<String>,
 }
 
-/// What `cursorItems` answers: one variant per documented status, and
-/// [`Unimplemented`](CursorItemsResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "cursor")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum CursorItemsResponse {
-    /// 200: One page.
-    Ok(types::CursorPage),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `cursorItems` answers: one variant per documented status, and
+    /// [`Unimplemented`](CursorItemsResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum CursorItemsResponse {
+        /// 200: One page.
+        #[status(OK, json)]
+        Ok(types::CursorPage),
+        #[unimplemented("cursorItems")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `afterItems` (`GET /after/items`), parsed and checked.
@@ -168,22 +164,19 @@ pub struct AfterItemsParams {
     pub limit: Option<i32>,
 }
 
-/// What `afterItems` answers: one variant per documented status, and
-/// [`Unimplemented`](AfterItemsResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "after")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum AfterItemsResponse {
-    /// 200: One page.
-    Ok(types::AfterPage),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `afterItems` answers: one variant per documented status, and
+    /// [`Unimplemented`](AfterItemsResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum AfterItemsResponse {
+        /// 200: One page.
+        #[status(OK, json)]
+        Ok(types::AfterPage),
+        #[unimplemented("afterItems")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `linkItems` (`GET /link/{shelf}/items`), parsed and checked.
@@ -207,21 +200,20 @@ pub struct LinkItemsOkHeaders {
     pub link: Option<String>,
 }
 
-/// What `linkItems` answers: one variant per documented status, and
-/// [`Unimplemented`](LinkItemsResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "link")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum LinkItemsResponse {
-    /// 200: One page; `Link` names the next.
-    Ok(Vec<types::Item>, LinkItemsOkHeaders),
-    /// 404: No such shelf.
-    NotFound(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `linkItems` answers: one variant per documented status, and
+    /// [`Unimplemented`](LinkItemsResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum LinkItemsResponse {
+        /// 200: One page; `Link` names the next.
+        #[status(OK, json, headers)]
+        Ok(Vec<types::Item>, LinkItemsOkHeaders),
+        /// 404: No such shelf.
+        #[status(NOT_FOUND, json)]
+        NotFound(types::Error),
+        #[unimplemented("linkItems")]
+        Unimplemented,
+    }
 }

@@ -42,7 +42,6 @@ use axum::body::Body;
 use axum::extract::Request;
 use axum::response::Response;
 use axum::routing;
-use http::StatusCode;
 use std::sync::Arc;
 
 /// The path prefix of the document's first server; every route lives under it unless
@@ -304,55 +303,9 @@ fn serve_link_items<A: PagingApi>(
     }
 }
 
-#[cfg(feature = "dropshot")]
-impl DropshotItemsResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("dropshotItems")),
-        }
-    }
-}
-
-#[cfg(feature = "cursor")]
-impl CursorItemsResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("cursorItems")),
-        }
-    }
-}
-
-#[cfg(feature = "after")]
-impl AfterItemsResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("afterItems")),
-        }
-    }
-}
-
-#[cfg(feature = "link")]
-impl LinkItemsResponse {
-    fn into_http(self) -> Result<Response, Problem> {
-        match self {
-            Self::Ok(body, headers) => {
-                let mut response = response::json(StatusCode::OK, &body)?;
-                headers.write(&mut response)?;
-                Ok(response)
-            }
-            Self::NotFound(body) => response::json(StatusCode::NOT_FOUND, &body),
-            Self::Unimplemented => Err(Problem::not_implemented("linkItems")),
-        }
-    }
-}
-
 #[cfg(feature = "link")]
 impl LinkItemsOkHeaders {
-    fn write(&self, response: &mut Response) -> Result<(), Problem> {
+    pub(crate) fn write(&self, response: &mut Response) -> Result<(), Problem> {
         if let Some(value) = &self.link {
             response::set_header(response, "link", &value.to_string())?;
         }

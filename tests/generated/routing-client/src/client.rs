@@ -246,9 +246,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Echo>, Error<GetRootError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/", "getRoot")
             .secured(&[&["bearerAuth"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -262,9 +260,7 @@ impl Client {
                 "listAccounts",
             )
             .secured(&[&["bearerAuth"]]);
-        let path = OPERATION.path;
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -280,8 +276,7 @@ impl Client {
             )
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&sid]);
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -298,8 +293,7 @@ impl Client {
             )
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&account_sid, &sid]);
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -316,8 +310,7 @@ impl Client {
             )
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&name, &format]);
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -330,8 +323,7 @@ impl Client {
         const OPERATION: OperationInfo = OperationInfo::get("/files/{id}", "getFile")
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&id]);
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -344,8 +336,7 @@ impl Client {
         const OPERATION: OperationInfo = OperationInfo::put("/files/{id}", "putFile")
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&id]);
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -361,8 +352,7 @@ impl Client {
             )
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&project_id]);
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -378,8 +368,7 @@ impl Client {
             )
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&template_name]);
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -396,8 +385,7 @@ impl Client {
             )
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&template_name, &version]);
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -413,8 +401,7 @@ impl Client {
             )
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&project_id]);
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -430,8 +417,7 @@ impl Client {
             )
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&name]);
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -446,12 +432,10 @@ impl Client {
                 "createResponse",
             )
             .secured(&[&["bearerAuth"]]);
-        let path = OPERATION.path;
-        let query = "";
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, path, query, JSON, "application/json", &body)
+            .send_body(&OPERATION, OPERATION.path, "", JSON, "application/json", &body)
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
@@ -467,14 +451,13 @@ impl Client {
                 "betaCreateResponse",
             )
             .secured(&[&["bearerAuth"]]);
-        let path = "/responses";
         let mut query = Query::new();
         query.append("beta", "true");
         let query = query.finish();
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, path, &query, JSON, "application/json", &body)
+            .send_body(&OPERATION, "/responses", &query, JSON, "application/json", &body)
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
@@ -582,8 +565,7 @@ impl Client {
             )
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&a, &b, &a]);
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -601,8 +583,7 @@ impl Client {
             )
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&account_sid]);
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }

@@ -19,6 +19,7 @@
 //! The [`RoutingApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
+use crate::runtime::response;
 use std::future::Future;
 use crate::runtime::context::RequestContext;
 use crate::runtime::problem::Problem;
@@ -263,21 +264,19 @@ pub trait RoutingApi: Send + Sync + 'static {
 #[cfg(feature = "root")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetRootParams {}
-/// What `getRoot` answers: one variant per documented status, and
-/// [`Unimplemented`](GetRootResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "root")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetRootResponse {
-    /// 200: The service's name.
-    Ok(types::Echo),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `getRoot` answers: one variant per documented status, and
+    /// [`Unimplemented`](GetRootResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GetRootResponse {
+        /// 200: The service's name.
+        #[status(OK, json)]
+        Ok(types::Echo),
+        #[unimplemented("getRoot")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `listAccounts` (`GET /Accounts.json`): none yet; one the document adds becomes a
@@ -285,22 +284,19 @@ pub enum GetRootResponse {
 #[cfg(feature = "accounts-json")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ListAccountsParams {}
-/// What `listAccounts` answers: one variant per documented status, and
-/// [`Unimplemented`](ListAccountsResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "accounts-json")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ListAccountsResponse {
-    /// 200: Which operation answered, and what it read.
-    Ok(types::Echo),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `listAccounts` answers: one variant per documented status, and
+    /// [`Unimplemented`](ListAccountsResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ListAccountsResponse {
+        /// 200: Which operation answered, and what it read.
+        #[status(OK, json)]
+        Ok(types::Echo),
+        #[unimplemented("listAccounts")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `getAccount` (`GET /Accounts/{Sid}.json`), parsed and checked.
@@ -311,24 +307,22 @@ pub struct GetAccountParams {
     pub sid: String,
 }
 
-/// What `getAccount` answers: one variant per documented status, and
-/// [`Unimplemented`](GetAccountResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "accounts")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetAccountResponse {
-    /// 200: Which operation answered, and what it read.
-    Ok(types::Echo),
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `getAccount` answers: one variant per documented status, and
+    /// [`Unimplemented`](GetAccountResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GetAccountResponse {
+        /// 200: Which operation answered, and what it read.
+        #[status(OK, json)]
+        Ok(types::Echo),
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("getAccount")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `getCall` (`GET /Accounts/{AccountSid}/Calls/{Sid}.json`), parsed and checked.
@@ -341,21 +335,19 @@ pub struct GetCallParams {
     pub sid: String,
 }
 
-/// What `getCall` answers: one variant per documented status, and
-/// [`Unimplemented`](GetCallResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "accounts")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetCallResponse {
-    /// 200: Which operation answered, and what it read.
-    Ok(types::Echo),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `getCall` answers: one variant per documented status, and
+    /// [`Unimplemented`](GetCallResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GetCallResponse {
+        /// 200: Which operation answered, and what it read.
+        #[status(OK, json)]
+        Ok(types::Echo),
+        #[unimplemented("getCall")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `getFileAs` (`GET /files/{name}.{format}`), parsed and checked.
@@ -368,23 +360,22 @@ pub struct GetFileAsParams {
     pub format: types::GetFileAsFormat,
 }
 
-/// What `getFileAs` answers: one variant per documented status, and
-/// [`Unimplemented`](GetFileAsResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "files")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetFileAsResponse {
-    /// 200: Which operation answered, and what it read.
-    Ok(types::Echo),
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `getFileAs` answers: one variant per documented status, and
+    /// [`Unimplemented`](GetFileAsResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GetFileAsResponse {
+        /// 200: Which operation answered, and what it read.
+        #[status(OK, json)]
+        Ok(types::Echo),
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("getFileAs")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `getFile` (`GET /files/{id}`), parsed and checked.
@@ -395,23 +386,22 @@ pub struct GetFileParams {
     pub id: i64,
 }
 
-/// What `getFile` answers: one variant per documented status, and
-/// [`Unimplemented`](GetFileResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "files")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetFileResponse {
-    /// 200: Which operation answered, and what it read.
-    Ok(types::Echo),
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `getFile` answers: one variant per documented status, and
+    /// [`Unimplemented`](GetFileResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GetFileResponse {
+        /// 200: Which operation answered, and what it read.
+        #[status(OK, json)]
+        Ok(types::Echo),
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("getFile")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `putFile` (`PUT /files/{id}`), parsed and checked.
@@ -422,21 +412,19 @@ pub struct PutFileParams {
     pub id: i64,
 }
 
-/// What `putFile` answers: one variant per documented status, and
-/// [`Unimplemented`](PutFileResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "files")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PutFileResponse {
-    /// 200: Which operation answered, and what it read.
-    Ok(types::Echo),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `putFile` answers: one variant per documented status, and
+    /// [`Unimplemented`](PutFileResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum PutFileResponse {
+        /// 200: Which operation answered, and what it read.
+        #[status(OK, json)]
+        Ok(types::Echo),
+        #[unimplemented("putFile")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `listTemplates` (`GET /templates/{project_id}`), parsed and checked.
@@ -447,22 +435,19 @@ pub struct ListTemplatesParams {
     pub project_id: i64,
 }
 
-/// What `listTemplates` answers: one variant per documented status, and
-/// [`Unimplemented`](ListTemplatesResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "templates")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ListTemplatesResponse {
-    /// 200: Which operation answered, and what it read.
-    Ok(types::Echo),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `listTemplates` answers: one variant per documented status, and
+    /// [`Unimplemented`](ListTemplatesResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ListTemplatesResponse {
+        /// 200: Which operation answered, and what it read.
+        #[status(OK, json)]
+        Ok(types::Echo),
+        #[unimplemented("listTemplates")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `deleteTemplate` (`DELETE /templates/{template_name}`), parsed and checked.
@@ -473,22 +458,19 @@ pub struct DeleteTemplateParams {
     pub template_name: String,
 }
 
-/// What `deleteTemplate` answers: one variant per documented status, and
-/// [`Unimplemented`](DeleteTemplateResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "templates")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum DeleteTemplateResponse {
-    /// 200: Which operation answered, and what it read.
-    Ok(types::Echo),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `deleteTemplate` answers: one variant per documented status, and
+    /// [`Unimplemented`](DeleteTemplateResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum DeleteTemplateResponse {
+        /// 200: Which operation answered, and what it read.
+        #[status(OK, json)]
+        Ok(types::Echo),
+        #[unimplemented("deleteTemplate")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `getTemplateVersion` (`GET /templates/{template_name}/versions/{version}`), parsed
@@ -502,22 +484,19 @@ pub struct GetTemplateVersionParams {
     pub version: i64,
 }
 
-/// What `getTemplateVersion` answers: one variant per documented status, and
-/// [`Unimplemented`](GetTemplateVersionResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "templates")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetTemplateVersionResponse {
-    /// 200: Which operation answered, and what it read.
-    Ok(types::Echo),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `getTemplateVersion` answers: one variant per documented status, and
+    /// [`Unimplemented`](GetTemplateVersionResponse::Unimplemented) for an implementation without
+    /// the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GetTemplateVersionResponse {
+        /// 200: Which operation answered, and what it read.
+        #[status(OK, json)]
+        Ok(types::Echo),
+        #[unimplemented("getTemplateVersion")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `listTemplateVersions` (`GET /templates/{project_id}/versions`), parsed and
@@ -529,22 +508,19 @@ pub struct ListTemplateVersionsParams {
     pub project_id: i64,
 }
 
-/// What `listTemplateVersions` answers: one variant per documented status, and
-/// [`Unimplemented`](ListTemplateVersionsResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "templates")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum ListTemplateVersionsResponse {
-    /// 200: Which operation answered, and what it read.
-    Ok(types::Echo),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `listTemplateVersions` answers: one variant per documented status, and
+    /// [`Unimplemented`](ListTemplateVersionsResponse::Unimplemented) for an implementation without
+    /// the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ListTemplateVersionsResponse {
+        /// 200: Which operation answered, and what it read.
+        #[status(OK, json)]
+        Ok(types::Echo),
+        #[unimplemented("listTemplateVersions")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `cancelJob` (`POST /jobs/{name}:cancel`), parsed and checked.
@@ -555,21 +531,19 @@ pub struct CancelJobParams {
     pub name: String,
 }
 
-/// What `cancelJob` answers: one variant per documented status, and
-/// [`Unimplemented`](CancelJobResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "jobs")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum CancelJobResponse {
-    /// 200: Which operation answered, and what it read.
-    Ok(types::Echo),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `cancelJob` answers: one variant per documented status, and
+    /// [`Unimplemented`](CancelJobResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum CancelJobResponse {
+        /// 200: Which operation answered, and what it read.
+        #[status(OK, json)]
+        Ok(types::Echo),
+        #[unimplemented("cancelJob")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `createResponse` (`POST /responses`): none yet; one the document adds becomes a
@@ -577,22 +551,19 @@ pub enum CancelJobResponse {
 #[cfg(feature = "responses")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CreateResponseParams {}
-/// What `createResponse` answers: one variant per documented status, and
-/// [`Unimplemented`](CreateResponseResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "responses")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum CreateResponseResponse {
-    /// 200: Which operation answered, and what it read.
-    Ok(types::Echo),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `createResponse` answers: one variant per documented status, and
+    /// [`Unimplemented`](CreateResponseResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum CreateResponseResponse {
+        /// 200: Which operation answered, and what it read.
+        #[status(OK, json)]
+        Ok(types::Echo),
+        #[unimplemented("createResponse")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `betaCreateResponse` (`POST /responses?beta=true`): none yet; one the document
@@ -600,22 +571,19 @@ pub enum CreateResponseResponse {
 #[cfg(feature = "responses")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct BetaCreateResponseParams {}
-/// What `betaCreateResponse` answers: one variant per documented status, and
-/// [`Unimplemented`](BetaCreateResponseResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "responses")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum BetaCreateResponseResponse {
-    /// 200: Which operation answered, and what it read.
-    Ok(types::Echo),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `betaCreateResponse` answers: one variant per documented status, and
+    /// [`Unimplemented`](BetaCreateResponseResponse::Unimplemented) for an implementation without
+    /// the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum BetaCreateResponseResponse {
+        /// 200: Which operation answered, and what it read.
+        #[status(OK, json)]
+        Ok(types::Echo),
+        #[unimplemented("betaCreateResponse")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `betaGetResponse` (`GET /responses/{response_id}?beta=true`), parsed and checked.
@@ -628,22 +596,19 @@ pub struct BetaGetResponseParams {
     pub include: Option<String>,
 }
 
-/// What `betaGetResponse` answers: one variant per documented status, and
-/// [`Unimplemented`](BetaGetResponseResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "responses")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum BetaGetResponseResponse {
-    /// 200: Which operation answered, and what it read.
-    Ok(types::Echo),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `betaGetResponse` answers: one variant per documented status, and
+    /// [`Unimplemented`](BetaGetResponseResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum BetaGetResponseResponse {
+        /// 200: Which operation answered, and what it read.
+        #[status(OK, json)]
+        Ok(types::Echo),
+        #[unimplemented("betaGetResponse")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `betaDeleteResponse` (`DELETE /responses/{response_id}?beta=true`), parsed and
@@ -655,22 +620,19 @@ pub struct BetaDeleteResponseParams {
     pub response_id: String,
 }
 
-/// What `betaDeleteResponse` answers: one variant per documented status, and
-/// [`Unimplemented`](BetaDeleteResponseResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "responses")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum BetaDeleteResponseResponse {
-    /// 200: Which operation answered, and what it read.
-    Ok(types::Echo),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `betaDeleteResponse` answers: one variant per documented status, and
+    /// [`Unimplemented`](BetaDeleteResponseResponse::Unimplemented) for an implementation without
+    /// the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum BetaDeleteResponseResponse {
+        /// 200: Which operation answered, and what it read.
+        #[status(OK, json)]
+        Ok(types::Echo),
+        #[unimplemented("betaDeleteResponse")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `getResponse` (`GET /responses/{response_id}`), parsed and checked.
@@ -683,22 +645,19 @@ pub struct GetResponseParams {
     pub include: Option<String>,
 }
 
-/// What `getResponse` answers: one variant per documented status, and
-/// [`Unimplemented`](GetResponseResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "responses")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetResponseResponse {
-    /// 200: Which operation answered, and what it read.
-    Ok(types::Echo),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `getResponse` answers: one variant per documented status, and
+    /// [`Unimplemented`](GetResponseResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GetResponseResponse {
+        /// 200: Which operation answered, and what it read.
+        #[status(OK, json)]
+        Ok(types::Echo),
+        #[unimplemented("getResponse")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `getPair` (`GET /pairs/{a}/{b}/{a}`), parsed and checked.
@@ -711,23 +670,22 @@ pub struct GetPairParams {
     pub b: i64,
 }
 
-/// What `getPair` answers: one variant per documented status, and
-/// [`Unimplemented`](GetPairResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "pairs")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetPairResponse {
-    /// 200: Which operation answered, and what it read.
-    Ok(types::Echo),
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `getPair` answers: one variant per documented status, and
+    /// [`Unimplemented`](GetPairResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GetPairResponse {
+        /// 200: Which operation answered, and what it read.
+        #[status(OK, json)]
+        Ok(types::Echo),
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("getPair")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `getDatedAccount` (`GET /2010-04-01/Accounts/{AccountSid}.json`), parsed and
@@ -739,20 +697,17 @@ pub struct GetDatedAccountParams {
     pub account_sid: String,
 }
 
-/// What `getDatedAccount` answers: one variant per documented status, and
-/// [`Unimplemented`](GetDatedAccountResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "2010-04-01")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum GetDatedAccountResponse {
-    /// 200: Which operation answered, and what it read.
-    Ok(types::Echo),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `getDatedAccount` answers: one variant per documented status, and
+    /// [`Unimplemented`](GetDatedAccountResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GetDatedAccountResponse {
+        /// 200: Which operation answered, and what it read.
+        #[status(OK, json)]
+        Ok(types::Echo),
+        #[unimplemented("getDatedAccount")]
+        Unimplemented,
+    }
 }

@@ -238,8 +238,7 @@ impl Client {
             request::encode_path_segment(& ToParam::to_param(item))).collect:: < Vec < _
             >> ().join(","), rgb_segment
         );
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -262,8 +261,7 @@ impl Client {
             request::encode_path_segment(& ToParam::to_param(item))).collect:: < Vec < _
             >> ().join(","), rgb_segment
         );
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -290,8 +288,7 @@ impl Client {
         let path = format!(
             "/path/label/{}/{}/{}", color_segment, colors_segment, rgb_segment
         );
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -313,8 +310,7 @@ impl Client {
         let path = format!(
             "/path/label-exploded/{}/{}/{}", color_segment, colors_segment, rgb_segment
         );
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -341,8 +337,7 @@ impl Client {
         let path = format!(
             "/path/matrix/{}/{}/{}", color_segment, colors_segment, rgb_segment
         );
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -369,8 +364,7 @@ impl Client {
         let path = format!(
             "/path/matrix-exploded/{}/{}/{}", color_segment, colors_segment, rgb_segment
         );
-        let query = "";
-        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
+        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -383,13 +377,15 @@ impl Client {
         rgb: &types::Rgb,
     ) -> Result<ResponseValue<types::Read>, Error<QueryFormError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/query/form", "queryForm");
-        let path = OPERATION.path;
         let mut query = Query::new();
         query.append("color", color);
         query.append_array("colors", colors, false, ',');
         query.append_object("rgb", rgb, ObjectQuery::Joined)?;
         let query = query.finish();
-        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
+        let raw = self
+            .transport
+            .send_url(&OPERATION, OPERATION.path, &query, JSON)
+            .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -405,13 +401,15 @@ impl Client {
             "/query/form-exploded",
             "queryFormExploded",
         );
-        let path = OPERATION.path;
         let mut query = Query::new();
         query.append("color", color);
         query.append_array("colors", colors, true, ',');
         query.append_object("rgb", rgb, ObjectQuery::Exploded)?;
         let query = query.finish();
-        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
+        let raw = self
+            .transport
+            .send_url(&OPERATION, OPERATION.path, &query, JSON)
+            .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -430,7 +428,6 @@ impl Client {
             "/query/reserved",
             "queryReserved",
         );
-        let path = OPERATION.path;
         let mut query = Query::new();
         query.allow_reserved(true);
         query.append("color", color);
@@ -442,7 +439,10 @@ impl Client {
         query.append_object("rgb", rgb, ObjectQuery::Exploded)?;
         query.allow_reserved(false);
         let query = query.finish();
-        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
+        let raw = self
+            .transport
+            .send_url(&OPERATION, OPERATION.path, &query, JSON)
+            .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -457,12 +457,14 @@ impl Client {
             "/query/space",
             "querySpaceDelimited",
         );
-        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_array("colors", colors, false, ' ');
         query.append_styled("rgb", rgb, Style::SpaceDelimited, false)?;
         let query = query.finish();
-        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
+        let raw = self
+            .transport
+            .send_url(&OPERATION, OPERATION.path, &query, JSON)
+            .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -477,12 +479,14 @@ impl Client {
             "/query/pipe",
             "queryPipeDelimited",
         );
-        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_array("colors", colors, false, '|');
         query.append_styled("rgb", rgb, Style::PipeDelimited, false)?;
         let query = query.finish();
-        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
+        let raw = self
+            .transport
+            .send_url(&OPERATION, OPERATION.path, &query, JSON)
+            .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -496,11 +500,13 @@ impl Client {
             "/query/deep",
             "queryDeepObject",
         );
-        let path = OPERATION.path;
         let mut query = Query::new();
         query.append_object("rgb", rgb, ObjectQuery::Deep)?;
         let query = query.finish();
-        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
+        let raw = self
+            .transport
+            .send_url(&OPERATION, OPERATION.path, &query, JSON)
+            .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -516,8 +522,6 @@ impl Client {
             "/header/simple",
             "headerSimple",
         );
-        let path = OPERATION.path;
-        let query = "";
         let styled_header_rgb = Some(request::header_styled(rgb, false, "rgb")?);
         let raw = self
             .transport
@@ -526,7 +530,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 &|http, base| {
                     let mut builder = http
-                        .request(http::Method::GET, request::url(base, path, query))
+                        .request(
+                            http::Method::GET,
+                            request::url(base, OPERATION.path, ""),
+                        )
                         .header(
                             http::header::ACCEPT,
                             http::HeaderValue::from_static("application/json"),
@@ -569,8 +576,6 @@ impl Client {
             "/header/simple-exploded",
             "headerSimpleExploded",
         );
-        let path = OPERATION.path;
-        let query = "";
         let styled_header_rgb = Some(request::header_styled(rgb, true, "rgb")?);
         let raw = self
             .transport
@@ -579,7 +584,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 &|http, base| {
                     let mut builder = http
-                        .request(http::Method::GET, request::url(base, path, query))
+                        .request(
+                            http::Method::GET,
+                            request::url(base, OPERATION.path, ""),
+                        )
                         .header(
                             http::header::ACCEPT,
                             http::HeaderValue::from_static("application/json"),
@@ -622,8 +630,6 @@ impl Client {
             "/cookie/form",
             "cookieForm",
         );
-        let path = OPERATION.path;
-        let query = "";
         let mut cookies: Vec<String> = Vec::new();
         cookies
             .push(
@@ -650,7 +656,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 &|http, base| {
                     let mut builder = http
-                        .request(http::Method::GET, request::url(base, path, query))
+                        .request(
+                            http::Method::GET,
+                            request::url(base, OPERATION.path, ""),
+                        )
                         .header(
                             http::header::ACCEPT,
                             http::HeaderValue::from_static("application/json"),
@@ -676,8 +685,6 @@ impl Client {
             "/cookie/form-exploded",
             "cookieFormExploded",
         );
-        let path = OPERATION.path;
-        let query = "";
         let mut cookies: Vec<String> = Vec::new();
         cookies
             .push(
@@ -703,7 +710,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 &|http, base| {
                     let mut builder = http
-                        .request(http::Method::GET, request::url(base, path, query))
+                        .request(
+                            http::Method::GET,
+                            request::url(base, OPERATION.path, ""),
+                        )
                         .header(
                             http::header::ACCEPT,
                             http::HeaderValue::from_static("application/json"),

@@ -9,6 +9,7 @@
 //! The [`StylesApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
+use crate::runtime::response;
 use std::future::Future;
 use crate::runtime::context::RequestContext;
 use crate::runtime::problem::Problem;
@@ -225,24 +226,22 @@ pub struct PathSimpleParams {
     pub rgb: types::Rgb,
 }
 
-/// What `pathSimple` answers: one variant per documented status, and
-/// [`Unimplemented`](PathSimpleResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "path")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PathSimpleResponse {
-    /// 200: What the implementation read.
-    Ok(types::Read),
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `pathSimple` answers: one variant per documented status, and
+    /// [`Unimplemented`](PathSimpleResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum PathSimpleResponse {
+        /// 200: What the implementation read.
+        #[status(OK, json)]
+        Ok(types::Read),
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("pathSimple")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `pathSimpleExploded` (`GET /path/simple-exploded/{color}/{colors}/{rgb}`), parsed
@@ -258,24 +257,22 @@ pub struct PathSimpleExplodedParams {
     pub rgb: types::Rgb,
 }
 
-/// What `pathSimpleExploded` answers: one variant per documented status, and
-/// [`Unimplemented`](PathSimpleExplodedResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "path")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PathSimpleExplodedResponse {
-    /// 200: What the implementation read.
-    Ok(types::Read),
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `pathSimpleExploded` answers: one variant per documented status, and
+    /// [`Unimplemented`](PathSimpleExplodedResponse::Unimplemented) for an implementation without
+    /// the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum PathSimpleExplodedResponse {
+        /// 200: What the implementation read.
+        #[status(OK, json)]
+        Ok(types::Read),
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("pathSimpleExploded")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `pathLabel` (`GET /path/label/{color}/{colors}/{rgb}`), parsed and checked.
@@ -290,23 +287,22 @@ pub struct PathLabelParams {
     pub rgb: types::Rgb,
 }
 
-/// What `pathLabel` answers: one variant per documented status, and
-/// [`Unimplemented`](PathLabelResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "path")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PathLabelResponse {
-    /// 200: What the implementation read.
-    Ok(types::Read),
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `pathLabel` answers: one variant per documented status, and
+    /// [`Unimplemented`](PathLabelResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum PathLabelResponse {
+        /// 200: What the implementation read.
+        #[status(OK, json)]
+        Ok(types::Read),
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("pathLabel")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `pathLabelExploded` (`GET /path/label-exploded/{color}/{colors}/{rgb}`), parsed
@@ -322,24 +318,22 @@ pub struct PathLabelExplodedParams {
     pub rgb: types::Rgb,
 }
 
-/// What `pathLabelExploded` answers: one variant per documented status, and
-/// [`Unimplemented`](PathLabelExplodedResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "path")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PathLabelExplodedResponse {
-    /// 200: What the implementation read.
-    Ok(types::Read),
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `pathLabelExploded` answers: one variant per documented status, and
+    /// [`Unimplemented`](PathLabelExplodedResponse::Unimplemented) for an implementation without
+    /// the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum PathLabelExplodedResponse {
+        /// 200: What the implementation read.
+        #[status(OK, json)]
+        Ok(types::Read),
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("pathLabelExploded")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `pathMatrix` (`GET /path/matrix/{color}/{colors}/{rgb}`), parsed and checked.
@@ -354,24 +348,22 @@ pub struct PathMatrixParams {
     pub rgb: types::Rgb,
 }
 
-/// What `pathMatrix` answers: one variant per documented status, and
-/// [`Unimplemented`](PathMatrixResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "path")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PathMatrixResponse {
-    /// 200: What the implementation read.
-    Ok(types::Read),
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `pathMatrix` answers: one variant per documented status, and
+    /// [`Unimplemented`](PathMatrixResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum PathMatrixResponse {
+        /// 200: What the implementation read.
+        #[status(OK, json)]
+        Ok(types::Read),
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("pathMatrix")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `pathMatrixExploded` (`GET /path/matrix-exploded/{color}/{colors}/{rgb}`), parsed
@@ -387,24 +379,22 @@ pub struct PathMatrixExplodedParams {
     pub rgb: types::Rgb,
 }
 
-/// What `pathMatrixExploded` answers: one variant per documented status, and
-/// [`Unimplemented`](PathMatrixExplodedResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "path")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum PathMatrixExplodedResponse {
-    /// 200: What the implementation read.
-    Ok(types::Read),
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `pathMatrixExploded` answers: one variant per documented status, and
+    /// [`Unimplemented`](PathMatrixExplodedResponse::Unimplemented) for an implementation without
+    /// the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum PathMatrixExplodedResponse {
+        /// 200: What the implementation read.
+        #[status(OK, json)]
+        Ok(types::Read),
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("pathMatrixExploded")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `queryForm` (`GET /query/form`), parsed and checked.
@@ -419,23 +409,22 @@ pub struct QueryFormParams {
     pub rgb: types::Rgb,
 }
 
-/// What `queryForm` answers: one variant per documented status, and
-/// [`Unimplemented`](QueryFormResponse::Unimplemented) for an implementation without the operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "query")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum QueryFormResponse {
-    /// 200: What the implementation read.
-    Ok(types::Read),
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `queryForm` answers: one variant per documented status, and
+    /// [`Unimplemented`](QueryFormResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum QueryFormResponse {
+        /// 200: What the implementation read.
+        #[status(OK, json)]
+        Ok(types::Read),
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("queryForm")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `queryFormExploded` (`GET /query/form-exploded`), parsed and checked.
@@ -450,24 +439,22 @@ pub struct QueryFormExplodedParams {
     pub rgb: types::Rgb,
 }
 
-/// What `queryFormExploded` answers: one variant per documented status, and
-/// [`Unimplemented`](QueryFormExplodedResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "query")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum QueryFormExplodedResponse {
-    /// 200: What the implementation read.
-    Ok(types::Read),
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `queryFormExploded` answers: one variant per documented status, and
+    /// [`Unimplemented`](QueryFormExplodedResponse::Unimplemented) for an implementation without
+    /// the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum QueryFormExplodedResponse {
+        /// 200: What the implementation read.
+        #[status(OK, json)]
+        Ok(types::Read),
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("queryFormExploded")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `queryReserved` (`GET /query/reserved`), parsed and checked.
@@ -482,24 +469,22 @@ pub struct QueryReservedParams {
     pub rgb: types::Rgb,
 }
 
-/// What `queryReserved` answers: one variant per documented status, and
-/// [`Unimplemented`](QueryReservedResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "query")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum QueryReservedResponse {
-    /// 200: What the implementation read.
-    Ok(types::Read),
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `queryReserved` answers: one variant per documented status, and
+    /// [`Unimplemented`](QueryReservedResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum QueryReservedResponse {
+        /// 200: What the implementation read.
+        #[status(OK, json)]
+        Ok(types::Read),
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("queryReserved")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `querySpaceDelimited` (`GET /query/space`), parsed and checked.
@@ -512,24 +497,22 @@ pub struct QuerySpaceDelimitedParams {
     pub rgb: types::Rgb,
 }
 
-/// What `querySpaceDelimited` answers: one variant per documented status, and
-/// [`Unimplemented`](QuerySpaceDelimitedResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "query")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum QuerySpaceDelimitedResponse {
-    /// 200: What the implementation read.
-    Ok(types::Read),
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `querySpaceDelimited` answers: one variant per documented status, and
+    /// [`Unimplemented`](QuerySpaceDelimitedResponse::Unimplemented) for an implementation without
+    /// the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum QuerySpaceDelimitedResponse {
+        /// 200: What the implementation read.
+        #[status(OK, json)]
+        Ok(types::Read),
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("querySpaceDelimited")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `queryPipeDelimited` (`GET /query/pipe`), parsed and checked.
@@ -542,24 +525,22 @@ pub struct QueryPipeDelimitedParams {
     pub rgb: types::Rgb,
 }
 
-/// What `queryPipeDelimited` answers: one variant per documented status, and
-/// [`Unimplemented`](QueryPipeDelimitedResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "query")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum QueryPipeDelimitedResponse {
-    /// 200: What the implementation read.
-    Ok(types::Read),
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `queryPipeDelimited` answers: one variant per documented status, and
+    /// [`Unimplemented`](QueryPipeDelimitedResponse::Unimplemented) for an implementation without
+    /// the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum QueryPipeDelimitedResponse {
+        /// 200: What the implementation read.
+        #[status(OK, json)]
+        Ok(types::Read),
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("queryPipeDelimited")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `queryDeepObject` (`GET /query/deep`), parsed and checked.
@@ -570,24 +551,22 @@ pub struct QueryDeepObjectParams {
     pub rgb: types::Rgb,
 }
 
-/// What `queryDeepObject` answers: one variant per documented status, and
-/// [`Unimplemented`](QueryDeepObjectResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "query")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum QueryDeepObjectResponse {
-    /// 200: What the implementation read.
-    Ok(types::Read),
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `queryDeepObject` answers: one variant per documented status, and
+    /// [`Unimplemented`](QueryDeepObjectResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum QueryDeepObjectResponse {
+        /// 200: What the implementation read.
+        #[status(OK, json)]
+        Ok(types::Read),
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("queryDeepObject")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `headerSimple` (`GET /header/simple`), parsed and checked.
@@ -602,24 +581,22 @@ pub struct HeaderSimpleParams {
     pub rgb: types::Rgb,
 }
 
-/// What `headerSimple` answers: one variant per documented status, and
-/// [`Unimplemented`](HeaderSimpleResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "header")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum HeaderSimpleResponse {
-    /// 200: What the implementation read.
-    Ok(types::Read),
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `headerSimple` answers: one variant per documented status, and
+    /// [`Unimplemented`](HeaderSimpleResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum HeaderSimpleResponse {
+        /// 200: What the implementation read.
+        #[status(OK, json)]
+        Ok(types::Read),
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("headerSimple")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `headerSimpleExploded` (`GET /header/simple-exploded`), parsed and checked.
@@ -634,24 +611,22 @@ pub struct HeaderSimpleExplodedParams {
     pub rgb: types::Rgb,
 }
 
-/// What `headerSimpleExploded` answers: one variant per documented status, and
-/// [`Unimplemented`](HeaderSimpleExplodedResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "header")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum HeaderSimpleExplodedResponse {
-    /// 200: What the implementation read.
-    Ok(types::Read),
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `headerSimpleExploded` answers: one variant per documented status, and
+    /// [`Unimplemented`](HeaderSimpleExplodedResponse::Unimplemented) for an implementation without
+    /// the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum HeaderSimpleExplodedResponse {
+        /// 200: What the implementation read.
+        #[status(OK, json)]
+        Ok(types::Read),
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("headerSimpleExploded")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `cookieForm` (`GET /cookie/form`), parsed and checked.
@@ -666,24 +641,22 @@ pub struct CookieFormParams {
     pub rgb: types::Rgb,
 }
 
-/// What `cookieForm` answers: one variant per documented status, and
-/// [`Unimplemented`](CookieFormResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "cookie")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum CookieFormResponse {
-    /// 200: What the implementation read.
-    Ok(types::Read),
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `cookieForm` answers: one variant per documented status, and
+    /// [`Unimplemented`](CookieFormResponse::Unimplemented) for an implementation without the
+    /// operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum CookieFormResponse {
+        /// 200: What the implementation read.
+        #[status(OK, json)]
+        Ok(types::Read),
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("cookieForm")]
+        Unimplemented,
+    }
 }
 
 /// Parameters of `cookieFormExploded` (`GET /cookie/form-exploded`), parsed and checked.
@@ -696,22 +669,20 @@ pub struct CookieFormExplodedParams {
     pub colors: Vec<String>,
 }
 
-/// What `cookieFormExploded` answers: one variant per documented status, and
-/// [`Unimplemented`](CookieFormExplodedResponse::Unimplemented) for an implementation without the
-/// operation.
-///
-/// `non_exhaustive`: a status the document adds later is a new variant; code that
-/// matches on this enum keeps compiling.
 #[cfg(feature = "cookie")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-#[non_exhaustive]
-pub enum CookieFormExplodedResponse {
-    /// 200: What the implementation read.
-    Ok(types::Read),
-    /// 400: The request was refused.
-    BadRequest(types::Error),
-    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-    /// method answers.
-    Unimplemented,
+response::answers! {
+    /// What `cookieFormExploded` answers: one variant per documented status, and
+    /// [`Unimplemented`](CookieFormExplodedResponse::Unimplemented) for an implementation without
+    /// the operation.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum CookieFormExplodedResponse {
+        /// 200: What the implementation read.
+        #[status(OK, json)]
+        Ok(types::Read),
+        /// 400: The request was refused.
+        #[status(BAD_REQUEST, json)]
+        BadRequest(types::Error),
+        #[unimplemented("cookieFormExploded")]
+        Unimplemented,
+    }
 }

@@ -216,12 +216,10 @@ impl Client {
         body: &[types::Event],
     ) -> Result<ResponseValue<()>, Error<PostEventsError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/events", "postEvents");
-        let path = OPERATION.path;
-        let query = "";
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, path, query, None, "application/json", &body)
+            .send_body(&OPERATION, OPERATION.path, "", None, "application/json", &body)
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
@@ -288,11 +286,10 @@ impl Client {
     ) -> Result<ResponseValue<()>, Error<PutEventError>> {
         const OPERATION: OperationInfo = OperationInfo::put("/events/{id}", "putEvent");
         let path = request::path(OPERATION.path, &[&id]);
-        let query = "";
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, &path, query, None, "application/json", &body)
+            .send_body(&OPERATION, &path, "", None, "application/json", &body)
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
