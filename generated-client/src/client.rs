@@ -293,7 +293,14 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, OPERATION.path, "", JSON, "application/json", &body)
+            .send_body(
+                &OPERATION,
+                OPERATION.path,
+                "",
+                JSON,
+                "application/json",
+                Some(&body),
+            )
             .await?;
         self.transport.answer(&OPERATION, raw, &[201], Raw::json)
     }

@@ -32,6 +32,7 @@ use crate::runtime::params::Location;
 use crate::runtime::params::RawParams;
 use crate::runtime::params::PathParams;
 use crate::runtime::problem::Problem;
+use crate::runtime::response;
 use crate::runtime::sunset::Retirement;
 use crate::runtime::validate;
 use crate::runtime::validate::Violations;
@@ -161,52 +162,44 @@ pub fn rate_limit_policy() -> RateLimitPolicy {
     }
 }
 
-/// `GET /pets`: see [`PetStoreApi::list_pets`].
+/// `GET /pets`: see [`PetStoreApi::list_pets`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "pets")]
 fn handle_list_pets<A: PetStoreApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_list_pets(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `listPets` request, then calls the implementation.
-#[cfg(feature = "pets")]
-fn serve_list_pets<A: PetStoreApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let limit: i32 = raw
-                .optional(Location::Query, "limit", &mut errors)
-                .unwrap_or(20);
-            let status: Option<types::PetStatus> = raw
-                .optional(Location::Query, "status", &mut errors);
-            let out = &mut errors;
-            {
-                let value = &limit;
-                let at = "query/limit";
-                validate::check_minimum(*value, 1, false, at, out);
-                validate::check_maximum(*value, 100, false, at, out);
-            }
-            errors.check()?;
-            ListPetsParams { limit, status }
-        };
-        let ctx = RequestContext::new("listPets", scheme, parts);
-        let outcome = A::list_pets(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let limit: i32 = raw
+                    .optional(Location::Query, "limit", &mut errors)
+                    .unwrap_or(20);
+                let status: Option<types::PetStatus> = raw
+                    .optional(Location::Query, "status", &mut errors);
+                let out = &mut errors;
+                {
+                    let value = &limit;
+                    let at = "query/limit";
+                    validate::check_minimum(*value, 1, false, at, out);
+                    validate::check_maximum(*value, 100, false, at, out);
+                }
+                errors.check()?;
+                ListPetsParams { limit, status }
+            };
+            let ctx = RequestContext::new("listPets", scheme, parts);
+            let outcome = A::list_pets(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
 /// `POST /pets`: see [`PetStoreApi::create_pet`].
@@ -274,10 +267,7 @@ fn serve_create_pet<A: PetStoreApi>(
         };
         let ctx = RequestContext::new("createPet", scheme, parts);
         let outcome = A::create_pet(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
+        response::answer(outcome, |error| api.handle_error(&ctx, error))
     }
 }
 
@@ -331,40 +321,29 @@ fn serve_get_pet<A: PetStoreApi>(
         let ctx = RequestContext::new("getPet", scheme, parts);
         #[allow(deprecated)]
         let outcome = A::get_pet(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
+        response::answer(outcome, |error| api.handle_error(&ctx, error))
     }
 }
 
-/// `GET /store/orders`: see [`PetStoreApi::list_orders`].
+/// `GET /store/orders`: see [`PetStoreApi::list_orders`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "store")]
 fn handle_list_orders<A: PetStoreApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_list_orders(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `listOrders` request, then calls the implementation.
-#[cfg(feature = "store")]
-fn serve_list_orders<A: PetStoreApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = ListOrdersParams {};
-        let ctx = RequestContext::new("listOrders", scheme, parts);
-        let outcome = A::list_orders(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = ListOrdersParams {};
+            let ctx = RequestContext::new("listOrders", scheme, parts);
+            let outcome = A::list_orders(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }

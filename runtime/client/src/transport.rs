@@ -360,9 +360,8 @@ impl Transport {
         query: &'a str,
         accept: Option<&'static str>,
         content_type: &'static str,
-        body: impl Into<Option<&'a Bytes>>,
+        body: Option<&'a Bytes>,
     ) -> impl Future<Output = Result<Raw, SendError>> + 'a {
-        let body = body.into();
         self.send(
             op,
             self.schemes,
@@ -386,13 +385,16 @@ impl Transport {
     /// `read`: one of those, or another 2XX read the same way and marked undocumented
     /// ([`Transport::undocumented`]), or the operation's error ([`Errors::from_raw`]).
     // The error passes through untouched (see `response.rs` on the size of `Error`).
+    // Generic over `read` (not a `fn` pointer) so that each operation's reading is inlined
+    // where it is called, as the `match` it replaces was.
     #[allow(clippy::result_large_err)]
+    #[inline]
     pub fn answer<T, E: Errors>(
         &self,
         op: &OperationInfo,
         raw: Raw,
         documented: &[u16],
-        read: fn(Raw) -> Result<ResponseValue<T>, Error<E>>,
+        read: impl FnOnce(Raw) -> Result<ResponseValue<T>, Error<E>>,
     ) -> Result<ResponseValue<T>, Error<E>> {
         if documented.contains(&raw.status.as_u16()) {
             read(raw)

@@ -444,6 +444,45 @@ where
     }
 }
 
+/// The handler of an operation with nothing to do before it is served (no sunset, no
+/// `Idempotency-Key`, no headers or error bodies of its own): the request split, `serve`
+/// called with the parts and the body, its problem (if any) rendered as the answer.
+///
+/// What a generated handler is: `layer::handle(api, request, |api, parts, _body| async move {
+/// … })`, the operation's reading and call in the `async` block. The block is returned rather
+/// than awaited in an `async fn`: the future then holds the request head once, not once more
+/// for the argument.
+#[inline]
+pub fn handle<S, F>(
+    state: S,
+    request: Request,
+    serve: impl FnOnce(S, Parts, axum::body::Body) -> F,
+) -> impl Future<Output = Response> + Send
+where
+    F: Future<Output = Result<Response, Problem>> + Send,
+{
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve(state, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// [`handle`] for an operation that reads a body: `serve` gets the configured body limit.
+#[inline]
+pub fn handle_body<S, F>(
+    state: S,
+    request: Request,
+    serve: impl FnOnce(S, usize, Parts, axum::body::Body) -> F,
+) -> impl Future<Output = Response> + Send
+where
+    F: Future<Output = Result<Response, Problem>> + Send,
+{
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve(state, rt.body_limit(), parts, body);
+    rt.reply_to(serve, &[])
+}
+
 /// The handler a route's dispatch function chose (generated for a route several path keys or
 /// methods share, whose [`Operation`] is not named): names the operation on the request's span
 /// and in its metrics, as [`Operation::named`] does for a route of its own.

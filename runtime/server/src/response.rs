@@ -198,12 +198,32 @@ pub fn set_header(resp: &mut Response, name: &'static str, value: &str) -> Resul
     Ok(())
 }
 
+/// An operation's answer enum as HTTP: what [`answers!`] implements for each.
+pub trait IntoHttp {
+    /// The body written first (a failure is the problem answered instead), then the status
+    /// and the documented headers.
+    fn into_http(self) -> Result<Response, Problem>;
+}
+
+/// The implementation's `outcome` as the answer: its answer enum written, or its error turned
+/// into a problem by `handle_error` (the API's `handle_error`, which logs it).
+#[inline]
+pub fn answer<R: IntoHttp, E>(
+    outcome: Result<R, E>,
+    handle_error: impl FnOnce(E) -> Problem,
+) -> Result<Response, Problem> {
+    match outcome {
+        Ok(answer) => answer.into_http(),
+        Err(error) => Err(handle_error(error)),
+    }
+}
+
 /// Declares what an operation answers: the `…Response` enum as written, each variant under
 /// the status it stands for and how its body is written, and the last one, under
 /// `#[unimplemented("operationId")]`, what the trait's default method answers (501; the
 /// macro writes its documentation). It
 /// expands to the enum (`#[allow(clippy::large_enum_variant)]`, `#[non_exhaustive]`: a status
-/// the document adds later is a new variant) and its `into_http`, which writes the body
+/// the document adds later is a new variant) and its [`IntoHttp`], which writes the body
 /// first, then the status, then the variant's headers.
 ///
 /// A variant's `#[status(…)]`: the status, a `StatusCode` constant's name (`OK`,
@@ -259,10 +279,8 @@ macro_rules! __apigen_answers {
             $unimplemented,
         }
 
-        impl $name {
-            /// The answer as HTTP: the body written first (a failure is the problem
-            /// answered instead), then the status and the documented headers.
-            pub(crate) fn into_http(
+        impl crate::runtime::response::IntoHttp for $name {
+            fn into_http(
                 self,
             ) -> Result<axum::response::Response, crate::runtime::problem::Problem> {
                 // The names the variants' fields are bound to, made here once so that each

@@ -7,6 +7,7 @@ mod runtime {
 }
 
 use runtime::problem::Problem;
+use runtime::response::IntoHttp;
 use runtime::validate::{Validate, Violations};
 use runtime::{object, response, unions};
 

@@ -274,7 +274,7 @@ fn send_parts(
         && b.content_type.bytes().all(|c| (b' '..=b'~').contains(&c));
     let content_type = &b.content_type;
     let body = if b.required {
-        quote!(&body)
+        quote!(Some(&body))
     } else {
         quote!(body.as_ref())
     };

@@ -56,6 +56,45 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
         ),
         None => (None, None),
     };
+    // An operation with nothing to do before it is served is one function: the runtime's
+    // `layer::handle` splits the request and replies, the closure reads and calls.
+    if plain_entry(op) {
+        let (entry, limit) = match &op.body {
+            Some(_) => (quote!(handle_body), quote!(body_limit,)),
+            None => (quote!(handle), quote!()),
+        };
+        let docs = doc(&[
+            format!(
+                "`{} {}`: see [`{trait_ident}::{}`]. Authorizes, reads and checks the request,",
+                op.method,
+                op.path,
+                crate::naming::bare(&op.rust)
+            ),
+            "then calls the implementation.".into(),
+        ]);
+        return quote! {
+            #docs
+            #non_snake
+            fn #handle<A: #trait_ident>(
+                api: Arc<A>,
+                request: Request,
+            ) -> impl Future<Output = Response> + Send {
+                layer::#entry(api, request, |api, #limit #parts_mut, #body_var| async move {
+                    let scheme = auth::authorize_scheme(parts.extensions.get(), &[#(#security),*])?;
+                    #params
+                    #query_string
+                    #body
+                    #upgrade
+                    let ctx = RequestContext::new(#id, scheme, parts);
+                    #call_allow
+                    // Called through the trait: an operation named like a method of `Arc`
+                    // (`clone`) would otherwise call that one.
+                    let outcome = A::#name(&api, &ctx, #params_arg #query_string_arg #body_arg).await;
+                    response::answer(outcome, |error| api.handle_error(&ctx, error))
+                })
+            }
+        };
+    }
     let (sunset, handle_body) = entry_part(api, op, &serve);
     quote! {
         #route_doc
@@ -89,13 +128,18 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
                 // Called through the trait: an operation named like a method of `Arc` (`clone`)
                 // would otherwise call that one.
                 let outcome = A::#name(&api, &ctx, #params_arg #query_string_arg #body_arg).await;
-                match outcome {
-                    Ok(response) => response.into_http(),
-                    Err(error) => Err(api.handle_error(&ctx, error)),
-                }
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
             }
         }
     }
+}
+
+/// Whether the operation's handler has nothing to do before it serves the request: no
+/// sunset to check, no `Idempotency-Key` to store answers by, no headers or error bodies of
+/// its own (see [`entry_part`] for those).
+fn plain_entry(op: &Operation) -> bool {
+    let sunset = op.deprecated.as_ref().is_some_and(|d| d.sunset.is_some());
+    !sunset && op.idempotency_key.is_none() && op.errors.is_none() && op.extra_headers.is_empty()
 }
 
 /// Reads every parameter (collecting each failure before the first return) and checks

@@ -400,918 +400,711 @@ const ERRORS_PLACEHOLDERS: ErrorBodies = ErrorBodies {
     bodies: &[(StatusKey::Default, &ERROR_BODY_1)],
 };
 
-/// `GET /path/{path}/{raw}`: see [`AdversarialApi::path`].
+/// `GET /path/{path}/{raw}`: see [`AdversarialApi::path`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "path")]
 fn handle_path<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_path(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let path_2: Option<String> = raw
+                    .required(Location::Path, "path", &mut errors);
+                let raw_2: Option<i64> = raw
+                    .required(Location::Path, "raw", &mut errors);
+                let query_2: Option<String> = raw
+                    .required(Location::Query, "query", &mut errors);
+                let errors_2: Option<i32> = raw
+                    .optional(Location::Query, "errors", &mut errors);
+                let out_2: Option<String> = raw
+                    .optional(Location::Query, "out", &mut errors);
+                let body_2: Option<String> = raw
+                    .required(Location::Header, "body", &mut errors);
+                let cookie_2: Option<String> = raw
+                    .required(Location::Cookie, "cookie", &mut errors);
+                let cookies_2: Option<String> = raw
+                    .optional(Location::Cookie, "cookies", &mut errors);
+                let out = &mut errors;
+                if let Some(value) = &raw_2 {
+                    let at = "path/raw";
+                    validate::check_minimum(*value, 0, false, at, out);
+                }
+                if let Some(value) = &errors_2 {
+                    let at = "query/errors";
+                    validate::check_minimum(*value, 1, false, at, out);
+                }
+                if let Some(value) = &out_2 {
+                    let at = "query/out";
+                    validate::check_max_length(value, 8, at, out);
+                }
+                let Some(path_2) = path_2 else {
+                    return Err(errors.into_problem());
+                };
+                let Some(raw_2) = raw_2 else {
+                    return Err(errors.into_problem());
+                };
+                let Some(query_2) = query_2 else {
+                    return Err(errors.into_problem());
+                };
+                let Some(body_2) = body_2 else {
+                    return Err(errors.into_problem());
+                };
+                let Some(cookie_2) = cookie_2 else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                Path2Params {
+                    path: path_2,
+                    raw: raw_2,
+                    query: query_2,
+                    errors: errors_2,
+                    out: out_2,
+                    body: body_2,
+                    cookie: cookie_2,
+                    cookies: cookies_2,
+                }
+            };
+            let ctx = RequestContext::new("path", scheme, parts);
+            let outcome = A::path(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `path` request, then calls the implementation.
-#[cfg(feature = "path")]
-fn serve_path<A: AdversarialApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let path_2: Option<String> = raw
-                .required(Location::Path, "path", &mut errors);
-            let raw_2: Option<i64> = raw.required(Location::Path, "raw", &mut errors);
-            let query_2: Option<String> = raw
-                .required(Location::Query, "query", &mut errors);
-            let errors_2: Option<i32> = raw
-                .optional(Location::Query, "errors", &mut errors);
-            let out_2: Option<String> = raw
-                .optional(Location::Query, "out", &mut errors);
-            let body_2: Option<String> = raw
-                .required(Location::Header, "body", &mut errors);
-            let cookie_2: Option<String> = raw
-                .required(Location::Cookie, "cookie", &mut errors);
-            let cookies_2: Option<String> = raw
-                .optional(Location::Cookie, "cookies", &mut errors);
-            let out = &mut errors;
-            if let Some(value) = &raw_2 {
-                let at = "path/raw";
-                validate::check_minimum(*value, 0, false, at, out);
-            }
-            if let Some(value) = &errors_2 {
-                let at = "query/errors";
-                validate::check_minimum(*value, 1, false, at, out);
-            }
-            if let Some(value) = &out_2 {
-                let at = "query/out";
-                validate::check_max_length(value, 8, at, out);
-            }
-            let Some(path_2) = path_2 else {
-                return Err(errors.into_problem());
-            };
-            let Some(raw_2) = raw_2 else {
-                return Err(errors.into_problem());
-            };
-            let Some(query_2) = query_2 else {
-                return Err(errors.into_problem());
-            };
-            let Some(body_2) = body_2 else {
-                return Err(errors.into_problem());
-            };
-            let Some(cookie_2) = cookie_2 else {
-                return Err(errors.into_problem());
-            };
-            errors.check()?;
-            Path2Params {
-                path: path_2,
-                raw: raw_2,
-                query: query_2,
-                errors: errors_2,
-                out: out_2,
-                body: body_2,
-                cookie: cookie_2,
-                cookies: cookies_2,
-            }
-        };
-        let ctx = RequestContext::new("path", scheme, parts);
-        let outcome = A::path(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /cli/{client}`: see [`AdversarialApi::cli_locals`].
+/// `GET /cli/{client}`: see [`AdversarialApi::cli_locals`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "cli")]
 fn handle_cli_locals<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_cli_locals(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let client: Option<String> = raw
+                    .required(Location::Path, "client", &mut errors);
+                let m: Option<bool> = raw.required(Location::Query, "m", &mut errors);
+                let runtime: Option<String> = raw
+                    .required(Location::Query, "runtime", &mut errors);
+                let result: Option<String> = raw
+                    .required(Location::Header, "result", &mut errors);
+                let verbose: Option<i64> = raw
+                    .required(Location::Query, "verbose", &mut errors);
+                let version: Option<String> = raw
+                    .optional(Location::Query, "version", &mut errors);
+                let Some(client) = client else {
+                    return Err(errors.into_problem());
+                };
+                let Some(m) = m else {
+                    return Err(errors.into_problem());
+                };
+                let Some(runtime) = runtime else {
+                    return Err(errors.into_problem());
+                };
+                let Some(result) = result else {
+                    return Err(errors.into_problem());
+                };
+                let Some(verbose) = verbose else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                CliLocalsParams {
+                    client,
+                    m,
+                    runtime,
+                    result,
+                    verbose,
+                    version,
+                }
+            };
+            let ctx = RequestContext::new("cliLocals", scheme, parts);
+            let outcome = A::cli_locals(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `cliLocals` request, then calls the implementation.
-#[cfg(feature = "cli")]
-fn serve_cli_locals<A: AdversarialApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let client: Option<String> = raw
-                .required(Location::Path, "client", &mut errors);
-            let m: Option<bool> = raw.required(Location::Query, "m", &mut errors);
-            let runtime: Option<String> = raw
-                .required(Location::Query, "runtime", &mut errors);
-            let result: Option<String> = raw
-                .required(Location::Header, "result", &mut errors);
-            let verbose: Option<i64> = raw
-                .required(Location::Query, "verbose", &mut errors);
-            let version: Option<String> = raw
-                .optional(Location::Query, "version", &mut errors);
-            let Some(client) = client else {
-                return Err(errors.into_problem());
-            };
-            let Some(m) = m else {
-                return Err(errors.into_problem());
-            };
-            let Some(runtime) = runtime else {
-                return Err(errors.into_problem());
-            };
-            let Some(result) = result else {
-                return Err(errors.into_problem());
-            };
-            let Some(verbose) = verbose else {
-                return Err(errors.into_problem());
-            };
-            errors.check()?;
-            CliLocalsParams {
-                client,
-                m,
-                runtime,
-                result,
-                verbose,
-                version,
-            }
-        };
-        let ctx = RequestContext::new("cliLocals", scheme, parts);
-        let outcome = A::cli_locals(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `POST /raw/{http}`: see [`AdversarialApi::raw`].
+/// `POST /raw/{http}`: see [`AdversarialApi::raw`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "raw")]
 fn handle_raw<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_raw(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `raw` request, then calls the implementation.
-#[cfg(feature = "raw")]
-fn serve_raw<A: AdversarialApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    mut parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = {
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, mut parts, body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let http_2: Option<String> = raw
+                    .required(Location::Path, "http", &mut errors);
+                let base_2: Option<String> = raw
+                    .required(Location::Query, "base", &mut errors);
+                let ctx_2: Option<String> = raw
+                    .required(Location::Header, "ctx", &mut errors);
+                let builder_2: Option<String> = raw
+                    .optional(Location::Header, "builder", &mut errors);
+                let options_2: Option<String> = raw
+                    .optional(Location::Query, "options", &mut errors);
+                let values_2: Option<Vec<String>> = raw
+                    .array(Location::Query, "values", true, &mut errors);
+                let at_2: i32 = raw
+                    .optional(Location::Query, "at", &mut errors)
+                    .unwrap_or(7);
+                let params_2: Option<String> = raw
+                    .optional(Location::Cookie, "params", &mut errors);
+                let r#type: Option<types::Kind> = raw
+                    .optional(Location::Query, "type", &mut errors);
+                let self_: Option<String> = raw
+                    .optional(Location::Query, "self", &mut errors);
+                let out = &mut errors;
+                {
+                    let value = &at_2;
+                    let at = "query/at";
+                    validate::check_maximum(*value, 100, false, at, out);
+                }
+                let Some(http_2) = http_2 else {
+                    return Err(errors.into_problem());
+                };
+                let Some(base_2) = base_2 else {
+                    return Err(errors.into_problem());
+                };
+                let Some(ctx_2) = ctx_2 else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                Raw2Params {
+                    http: http_2,
+                    base: base_2,
+                    ctx: ctx_2,
+                    builder: builder_2,
+                    options: options_2,
+                    values: values_2,
+                    at: at_2,
+                    params: params_2,
+                    r#type,
+                    self_,
+                }
+            };
+            let body = body::read_json::<types::Result2>(&parts, body, body_limit, true)
+                .await?;
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
             let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let http_2: Option<String> = raw
-                .required(Location::Path, "http", &mut errors);
-            let base_2: Option<String> = raw
-                .required(Location::Query, "base", &mut errors);
-            let ctx_2: Option<String> = raw
-                .required(Location::Header, "ctx", &mut errors);
-            let builder_2: Option<String> = raw
-                .optional(Location::Header, "builder", &mut errors);
-            let options_2: Option<String> = raw
-                .optional(Location::Query, "options", &mut errors);
-            let values_2: Option<Vec<String>> = raw
-                .array(Location::Query, "values", true, &mut errors);
-            let at_2: i32 = raw
-                .optional(Location::Query, "at", &mut errors)
-                .unwrap_or(7);
-            let params_2: Option<String> = raw
-                .optional(Location::Cookie, "params", &mut errors);
-            let r#type: Option<types::Kind> = raw
-                .optional(Location::Query, "type", &mut errors);
-            let self_: Option<String> = raw
-                .optional(Location::Query, "self", &mut errors);
-            let out = &mut errors;
-            {
-                let value = &at_2;
-                let at = "query/at";
-                validate::check_maximum(*value, 100, false, at, out);
-            }
-            let Some(http_2) = http_2 else {
-                return Err(errors.into_problem());
-            };
-            let Some(base_2) = base_2 else {
-                return Err(errors.into_problem());
-            };
-            let Some(ctx_2) = ctx_2 else {
-                return Err(errors.into_problem());
-            };
+            body.validate("", &mut errors);
             errors.check()?;
-            Raw2Params {
-                http: http_2,
-                base: base_2,
-                ctx: ctx_2,
-                builder: builder_2,
-                options: options_2,
-                values: values_2,
-                at: at_2,
-                params: params_2,
-                r#type,
-                self_,
-            }
-        };
-        let body = body::read_json::<types::Result2>(&parts, body, body_limit, true)
-            .await?;
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let mut errors = Violations::new();
-        body.validate("", &mut errors);
-        errors.check()?;
-        let ctx = RequestContext::new("raw", scheme, parts);
-        let outcome = A::raw(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("raw", scheme, parts);
+            let outcome = A::raw(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `GET /ops/handle-error`: see [`AdversarialApi::handle_error_2`].
+/// `GET /ops/handle-error`: see [`AdversarialApi::handle_error_2`]. Authorizes, reads and checks
+/// the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_handle_error_2<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_handle_error_2(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let api_2: Option<String> = raw
+                    .optional(Location::Query, "api", &mut errors);
+                let parts_2: Option<String> = raw
+                    .optional(Location::Query, "parts", &mut errors);
+                let request_2: Option<String> = raw
+                    .optional(Location::Query, "request", &mut errors);
+                let response_2: Option<String> = raw
+                    .optional(Location::Query, "response", &mut errors);
+                let rt_2: Option<String> = raw
+                    .optional(Location::Header, "rt", &mut errors);
+                let scheme_2: Option<String> = raw
+                    .optional(Location::Query, "scheme", &mut errors);
+                let serve_2: Option<String> = raw
+                    .optional(Location::Query, "serve", &mut errors);
+                let media_2: Option<String> = raw
+                    .optional(Location::Query, "media", &mut errors);
+                let outcome_2: Option<String> = raw
+                    .optional(Location::Query, "outcome", &mut errors);
+                let error_2: Option<String> = raw
+                    .optional(Location::Query, "error", &mut errors);
+                let body_limit_2: Option<String> = raw
+                    .optional(Location::Query, "body_limit", &mut errors);
+                let value_2: Option<i64> = raw
+                    .optional(Location::Query, "value", &mut errors);
+                let out = &mut errors;
+                if let Some(value) = &value_2 {
+                    let at = "query/value";
+                    validate::check_minimum(*value, 2, false, at, out);
+                }
+                errors.check()?;
+                HandleErrorParams {
+                    api: api_2,
+                    parts: parts_2,
+                    request: request_2,
+                    response: response_2,
+                    rt: rt_2,
+                    scheme: scheme_2,
+                    serve: serve_2,
+                    media: media_2,
+                    outcome: outcome_2,
+                    error: error_2,
+                    body_limit: body_limit_2,
+                    value: value_2,
+                }
+            };
+            let ctx = RequestContext::new("handleError", scheme, parts);
+            let outcome = A::handle_error_2(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `handleError` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_handle_error_2<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let api_2: Option<String> = raw
-                .optional(Location::Query, "api", &mut errors);
-            let parts_2: Option<String> = raw
-                .optional(Location::Query, "parts", &mut errors);
-            let request_2: Option<String> = raw
-                .optional(Location::Query, "request", &mut errors);
-            let response_2: Option<String> = raw
-                .optional(Location::Query, "response", &mut errors);
-            let rt_2: Option<String> = raw.optional(Location::Header, "rt", &mut errors);
-            let scheme_2: Option<String> = raw
-                .optional(Location::Query, "scheme", &mut errors);
-            let serve_2: Option<String> = raw
-                .optional(Location::Query, "serve", &mut errors);
-            let media_2: Option<String> = raw
-                .optional(Location::Query, "media", &mut errors);
-            let outcome_2: Option<String> = raw
-                .optional(Location::Query, "outcome", &mut errors);
-            let error_2: Option<String> = raw
-                .optional(Location::Query, "error", &mut errors);
-            let body_limit_2: Option<String> = raw
-                .optional(Location::Query, "body_limit", &mut errors);
-            let value_2: Option<i64> = raw
-                .optional(Location::Query, "value", &mut errors);
-            let out = &mut errors;
-            if let Some(value) = &value_2 {
-                let at = "query/value";
-                validate::check_minimum(*value, 2, false, at, out);
-            }
-            errors.check()?;
-            HandleErrorParams {
-                api: api_2,
-                parts: parts_2,
-                request: request_2,
-                response: response_2,
-                rt: rt_2,
-                scheme: scheme_2,
-                serve: serve_2,
-                media: media_2,
-                outcome: outcome_2,
-                error: error_2,
-                body_limit: body_limit_2,
-                value: value_2,
-            }
-        };
-        let ctx = RequestContext::new("handleError", scheme, parts);
-        let outcome = A::handle_error_2(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /ops/builder`: see [`AdversarialApi::builder_2`].
+/// `GET /ops/builder`: see [`AdversarialApi::builder_2`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_builder_2<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_builder_2(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = BuilderParams {};
+            let ctx = RequestContext::new("builder", scheme, parts);
+            let outcome = A::builder_2(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `builder` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_builder_2<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = BuilderParams {};
-        let ctx = RequestContext::new("builder", scheme, parts);
-        let outcome = A::builder_2(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /ops/for-server`: see [`AdversarialApi::for_server_2`].
+/// `GET /ops/for-server`: see [`AdversarialApi::for_server_2`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_for_server_2<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_for_server_2(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = ForServerParams {};
+            let ctx = RequestContext::new("for_server", scheme, parts);
+            let outcome = A::for_server_2(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `for_server` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_for_server_2<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = ForServerParams {};
-        let ctx = RequestContext::new("for_server", scheme, parts);
-        let outcome = A::for_server_2(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /ops/base-url`: see [`AdversarialApi::base_url_2`].
+/// `GET /ops/base-url`: see [`AdversarialApi::base_url_2`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_base_url_2<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_base_url_2(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = BaseUrlParams {};
+            let ctx = RequestContext::new("baseUrl", scheme, parts);
+            let outcome = A::base_url_2(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `baseUrl` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_base_url_2<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = BaseUrlParams {};
-        let ctx = RequestContext::new("baseUrl", scheme, parts);
-        let outcome = A::base_url_2(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /ops/last-rate-limit`: see [`AdversarialApi::last_rate_limit_2`].
+/// `GET /ops/last-rate-limit`: see [`AdversarialApi::last_rate_limit_2`]. Authorizes, reads and
+/// checks the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_last_rate_limit_2<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_last_rate_limit_2(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = LastRateLimitParams {};
+            let ctx = RequestContext::new("lastRateLimit", scheme, parts);
+            let outcome = A::last_rate_limit_2(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `lastRateLimit` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_last_rate_limit_2<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = LastRateLimitParams {};
-        let ctx = RequestContext::new("lastRateLimit", scheme, parts);
-        let outcome = A::last_rate_limit_2(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /ops/router`: see [`AdversarialApi::router`].
+/// `GET /ops/router`: see [`AdversarialApi::router`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_router<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_router(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = RouterParams {};
+            let ctx = RequestContext::new("router", scheme, parts);
+            let outcome = A::router(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `router` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_router<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = RouterParams {};
-        let ctx = RequestContext::new("router", scheme, parts);
-        let outcome = A::router(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /ops/rate-limit-policy`: see [`AdversarialApi::rate_limit_policy`].
+/// `GET /ops/rate-limit-policy`: see [`AdversarialApi::rate_limit_policy`]. Authorizes, reads and
+/// checks the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_rate_limit_policy<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_rate_limit_policy(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = RateLimitPolicyParams {};
+            let ctx = RequestContext::new("rate_limit_policy", scheme, parts);
+            let outcome = A::rate_limit_policy(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `rate_limit_policy` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_rate_limit_policy<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = RateLimitPolicyParams {};
-        let ctx = RequestContext::new("rate_limit_policy", scheme, parts);
-        let outcome = A::rate_limit_policy(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `PUT /ops/serve-path`: see [`AdversarialApi::serve_path`].
+/// `PUT /ops/serve-path`: see [`AdversarialApi::serve_path`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_serve_path<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_serve_path(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = ServePathParams {};
+            let ctx = RequestContext::new("serve_path", scheme, parts);
+            let outcome = A::serve_path(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `serve_path` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_serve_path<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = ServePathParams {};
-        let ctx = RequestContext::new("serve_path", scheme, parts);
-        let outcome = A::serve_path(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /ops/api`: see [`AdversarialApi::api`].
+/// `GET /ops/api`: see [`AdversarialApi::api`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_api<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_api(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = ApiParams {};
+            let ctx = RequestContext::new("api", scheme, parts);
+            let outcome = A::api(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `api` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_api<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = ApiParams {};
-        let ctx = RequestContext::new("api", scheme, parts);
-        let outcome = A::api(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /ops/config`: see [`AdversarialApi::config`].
+/// `GET /ops/config`: see [`AdversarialApi::config`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_config<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_config(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = ConfigParams {};
+            let ctx = RequestContext::new("config", scheme, parts);
+            let outcome = A::config(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `config` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_config<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = ConfigParams {};
-        let ctx = RequestContext::new("config", scheme, parts);
-        let outcome = A::config(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /ops/routes`: see [`AdversarialApi::routes`].
+/// `GET /ops/routes`: see [`AdversarialApi::routes`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_routes<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_routes(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = RoutesParams {};
+            let ctx = RequestContext::new("routes", scheme, parts);
+            let outcome = A::routes(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `routes` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_routes<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = RoutesParams {};
-        let ctx = RequestContext::new("routes", scheme, parts);
-        let outcome = A::routes(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `DELETE /ops/type`: see [`AdversarialApi::type`].
+/// `DELETE /ops/type`: see [`AdversarialApi::type`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_type<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_type(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = TypeParams {};
+            let ctx = RequestContext::new("type", scheme, parts);
+            let outcome = A::r#type(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `type` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_type<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = TypeParams {};
-        let ctx = RequestContext::new("type", scheme, parts);
-        let outcome = A::r#type(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /ops/self`: see [`AdversarialApi::self_`].
+/// `GET /ops/self`: see [`AdversarialApi::self_`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_self_<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_self_(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = SelfParams {};
+            let ctx = RequestContext::new("self", scheme, parts);
+            let outcome = A::self_(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `self` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_self_<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = SelfParams {};
-        let ctx = RequestContext::new("self", scheme, parts);
-        let outcome = A::self_(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /ops/super/{super}`: see [`AdversarialApi::super_`].
+/// `GET /ops/super/{super}`: see [`AdversarialApi::super_`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_super_<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_super_(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `super` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_super_<A: AdversarialApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let super_: Option<types::Type> = raw
-                .required(Location::Path, "super", &mut errors);
-            let crate_: Option<String> = raw
-                .optional(Location::Query, "crate", &mut errors);
-            let Some(super_) = super_ else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let super_: Option<types::Type> = raw
+                    .required(Location::Path, "super", &mut errors);
+                let crate_: Option<String> = raw
+                    .optional(Location::Query, "crate", &mut errors);
+                let Some(super_) = super_ else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                SuperParams { super_, crate_ }
             };
-            errors.check()?;
-            SuperParams { super_, crate_ }
-        };
-        let ctx = RequestContext::new("super", scheme, parts);
-        let outcome = A::super_(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("super", scheme, parts);
+            let outcome = A::super_(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `GET /ops/kinds`: see [`AdversarialApi::result`].
+/// `GET /ops/kinds`: see [`AdversarialApi::result`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_result<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_result(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let ok: Option<String> = raw
+                    .optional(Location::Query, "Ok", &mut errors);
+                let err: Option<String> = raw
+                    .optional(Location::Query, "Err", &mut errors);
+                let some: Option<String> = raw
+                    .optional(Location::Query, "Some", &mut errors);
+                let none: Option<String> = raw
+                    .optional(Location::Query, "None", &mut errors);
+                errors.check()?;
+                ResultParams {
+                    ok,
+                    err,
+                    some,
+                    none,
+                }
+            };
+            let ctx = RequestContext::new("Result", scheme, parts);
+            let outcome = A::result(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `Result` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_result<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let ok: Option<String> = raw.optional(Location::Query, "Ok", &mut errors);
-            let err: Option<String> = raw.optional(Location::Query, "Err", &mut errors);
-            let some: Option<String> = raw
-                .optional(Location::Query, "Some", &mut errors);
-            let none: Option<String> = raw
-                .optional(Location::Query, "None", &mut errors);
-            errors.check()?;
-            ResultParams {
-                ok,
-                err,
-                some,
-                none,
-            }
-        };
-        let ctx = RequestContext::new("Result", scheme, parts);
-        let outcome = A::result(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /ops/headers/internal`: see [`AdversarialApi::get_internal`].
+/// `GET /ops/headers/internal`: see [`AdversarialApi::get_internal`]. Authorizes, reads and checks
+/// the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_get_internal<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_get_internal(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = GetInternalParams {};
+            let ctx = RequestContext::new("getInternal", scheme, parts);
+            let outcome = A::get_internal(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `getInternal` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_get_internal<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = GetInternalParams {};
-        let ctx = RequestContext::new("getInternal", scheme, parts);
-        let outcome = A::get_internal(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /ops/headers`: see [`AdversarialApi::get`].
+/// `GET /ops/headers`: see [`AdversarialApi::get`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_get<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_get(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `get` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_get<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = GetParams {};
-        let ctx = RequestContext::new("get", scheme, parts);
-        let outcome = A::get(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = GetParams {};
+            let ctx = RequestContext::new("get", scheme, parts);
+            let outcome = A::get(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
 /// `POST /ops/placeholders`: see [`AdversarialApi::placeholders`].
@@ -1362,532 +1155,388 @@ fn serve_placeholders<A: AdversarialApi>(
         };
         let ctx = RequestContext::new("placeholders", scheme, parts);
         let outcome = A::placeholders(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
+        response::answer(outcome, |error| api.handle_error(&ctx, error))
     }
 }
 
-/// `GET /ops/braces`: see [`AdversarialApi::braces`].
+/// `GET /ops/braces`: see [`AdversarialApi::braces`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_braces<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_braces(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `braces` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_braces<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let mark: Option<String> = raw
-                .required(Location::Query, "mark", &mut errors);
-            let kind: types::BracesKind = raw
-                .optional(Location::Query, "kind", &mut errors)
-                .unwrap_or(types::BracesKind::B);
-            let out = &mut errors;
-            if let Some(value) = &mark {
-                let at = "query/mark";
-                static SCHEMA: Held = Held::new(
-                    &crate::document::DOCUMENT,
-                    "/paths/~1ops~1braces/get/parameters/0/schema",
-                    false,
-                );
-                SCHEMA.check_typed(value, at, out);
-            }
-            let Some(mark) = mark else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let mark: Option<String> = raw
+                    .required(Location::Query, "mark", &mut errors);
+                let kind: types::BracesKind = raw
+                    .optional(Location::Query, "kind", &mut errors)
+                    .unwrap_or(types::BracesKind::B);
+                let out = &mut errors;
+                if let Some(value) = &mark {
+                    let at = "query/mark";
+                    static SCHEMA: Held = Held::new(
+                        &crate::document::DOCUMENT,
+                        "/paths/~1ops~1braces/get/parameters/0/schema",
+                        false,
+                    );
+                    SCHEMA.check_typed(value, at, out);
+                }
+                let Some(mark) = mark else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                BracesParams { mark, kind }
             };
-            errors.check()?;
-            BracesParams { mark, kind }
-        };
-        let ctx = RequestContext::new("braces", scheme, parts);
-        let outcome = A::braces(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("braces", scheme, parts);
+            let outcome = A::braces(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `GET /ops/clone`: see [`AdversarialApi::clone`].
+/// `GET /ops/clone`: see [`AdversarialApi::clone`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_clone<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_clone(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let old: Option<String> = raw
+                    .optional(Location::Query, "old", &mut errors);
+                errors.check()?;
+                CloneParams { old }
+            };
+            let ctx = RequestContext::new("clone", scheme, parts);
+            let outcome = A::clone(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `clone` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_clone<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let old: Option<String> = raw.optional(Location::Query, "old", &mut errors);
-            errors.check()?;
-            CloneParams { old }
-        };
-        let ctx = RequestContext::new("clone", scheme, parts);
-        let outcome = A::clone(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `POST /ops/1st`: see [`AdversarialApi::_1st`].
+/// `POST /ops/1st`: see [`AdversarialApi::_1st`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_1st<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_1st(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = V1stParams {};
+            let body = {
+                static SCHEMA: Held = Held::new(
+                    &crate::document::DOCUMENT,
+                    "/paths/~1ops~11st/post/requestBody/content/application~1json/schema",
+                    false,
+                );
+                body::read_json_held::<
+                    types::Loose,
+                >(&parts, body, body_limit, true, &SCHEMA)
+                    .await?
+            };
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let mut errors = Violations::new();
+            body.validate("", &mut errors);
+            errors.check()?;
+            let ctx = RequestContext::new("1st", scheme, parts);
+            let outcome = A::_1st(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `1st` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_1st<A: AdversarialApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = V1stParams {};
-        let body = {
-            static SCHEMA: Held = Held::new(
-                &crate::document::DOCUMENT,
-                "/paths/~1ops~11st/post/requestBody/content/application~1json/schema",
-                false,
-            );
-            body::read_json_held::<types::Loose>(&parts, body, body_limit, true, &SCHEMA)
-                .await?
-        };
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let mut errors = Violations::new();
-        body.validate("", &mut errors);
-        errors.check()?;
-        let ctx = RequestContext::new("1st", scheme, parts);
-        let outcome = A::_1st(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `POST /ops/conventions/new`: see [`AdversarialApi::new`].
+/// `POST /ops/conventions/new`: see [`AdversarialApi::new`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_new<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_new(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = NewParams {};
+            let ctx = RequestContext::new("new", scheme, parts);
+            let outcome = A::new(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `new` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_new<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = NewParams {};
-        let ctx = RequestContext::new("new", scheme, parts);
-        let outcome = A::new(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /ops/conventions/from`: see [`AdversarialApi::from_text`].
+/// `GET /ops/conventions/from`: see [`AdversarialApi::from_text`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_from_text<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_from_text(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = FromTextParams {};
+            let ctx = RequestContext::new("fromText", scheme, parts);
+            let outcome = A::from_text(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `fromText` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_from_text<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = FromTextParams {};
-        let ctx = RequestContext::new("fromText", scheme, parts);
-        let outcome = A::from_text(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /ops/conventions/into`: see [`AdversarialApi::into_pdf`].
+/// `GET /ops/conventions/into`: see [`AdversarialApi::into_pdf`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_into_pdf<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_into_pdf(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = IntoPdfParams {};
+            let ctx = RequestContext::new("intoPdf", scheme, parts);
+            let outcome = A::into_pdf(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `intoPdf` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_into_pdf<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = IntoPdfParams {};
-        let ctx = RequestContext::new("intoPdf", scheme, parts);
-        let outcome = A::into_pdf(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /ops/conventions/as`: see [`AdversarialApi::as_json`].
+/// `GET /ops/conventions/as`: see [`AdversarialApi::as_json`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_as_json<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_as_json(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = AsJsonParams {};
+            let ctx = RequestContext::new("asJson", scheme, parts);
+            let outcome = A::as_json(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `asJson` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_as_json<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = AsJsonParams {};
-        let ctx = RequestContext::new("asJson", scheme, parts);
-        let outcome = A::as_json(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /ops/conventions/to`: see [`AdversarialApi::to_csv`].
+/// `GET /ops/conventions/to`: see [`AdversarialApi::to_csv`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_to_csv<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_to_csv(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = ToCsvParams {};
+            let ctx = RequestContext::new("toCsv", scheme, parts);
+            let outcome = A::to_csv(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `toCsv` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_to_csv<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = ToCsvParams {};
-        let ctx = RequestContext::new("toCsv", scheme, parts);
-        let outcome = A::to_csv(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /ops/conventions/to-mut`: see [`AdversarialApi::to_csv_mut`].
+/// `GET /ops/conventions/to-mut`: see [`AdversarialApi::to_csv_mut`]. Authorizes, reads and checks
+/// the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_to_csv_mut<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_to_csv_mut(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = ToCsvMutParams {};
+            let ctx = RequestContext::new("toCsvMut", scheme, parts);
+            let outcome = A::to_csv_mut(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `toCsvMut` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_to_csv_mut<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = ToCsvMutParams {};
-        let ctx = RequestContext::new("toCsvMut", scheme, parts);
-        let outcome = A::to_csv_mut(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /ops/conventions/is`: see [`AdversarialApi::is_ready`].
+/// `GET /ops/conventions/is`: see [`AdversarialApi::is_ready`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_is_ready<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_is_ready(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = IsReadyParams {};
+            let ctx = RequestContext::new("isReady", scheme, parts);
+            let outcome = A::is_ready(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `isReady` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_is_ready<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = IsReadyParams {};
-        let ctx = RequestContext::new("isReady", scheme, parts);
-        let outcome = A::is_ready(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /ops/conventions/next`: see [`AdversarialApi::next`].
+/// `GET /ops/conventions/next`: see [`AdversarialApi::next`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_next<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_next(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = NextParams {};
+            let ctx = RequestContext::new("next", scheme, parts);
+            let outcome = A::next(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `next` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_next<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = NextParams {};
-        let ctx = RequestContext::new("next", scheme, parts);
-        let outcome = A::next(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /ops/conventions/from-str`: see [`AdversarialApi::from_str`].
+/// `GET /ops/conventions/from-str`: see [`AdversarialApi::from_str`]. Authorizes, reads and checks
+/// the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_from_str<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_from_str(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = FromStrParams {};
+            let ctx = RequestContext::new("fromStr", scheme, parts);
+            let outcome = A::from_str(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `fromStr` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_from_str<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = FromStrParams {};
-        let ctx = RequestContext::new("fromStr", scheme, parts);
-        let outcome = A::from_str(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /ops/conventions/default`: see [`AdversarialApi::default`].
+/// `GET /ops/conventions/default`: see [`AdversarialApi::default`]. Authorizes, reads and checks
+/// the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_default<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_default(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = DefaultParams {};
+            let ctx = RequestContext::new("default", scheme, parts);
+            let outcome = A::default(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `default` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_default<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = DefaultParams {};
-        let ctx = RequestContext::new("default", scheme, parts);
-        let outcome = A::default(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /ops/conventions/from-iter`: see [`AdversarialApi::from_iter`].
+/// `GET /ops/conventions/from-iter`: see [`AdversarialApi::from_iter`]. Authorizes, reads and
+/// checks the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_from_iter<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_from_iter(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `from_iter` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_from_iter<A: AdversarialApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = FromIterParams {};
-        let ctx = RequestContext::new("from_iter", scheme, parts);
-        let outcome = A::from_iter(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = FromIterParams {};
+            let ctx = RequestContext::new("from_iter", scheme, parts);
+            let outcome = A::from_iter(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
 #[cfg(feature = "path")]

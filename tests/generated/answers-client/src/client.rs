@@ -535,7 +535,7 @@ impl Client {
                 "",
                 Some("text/plain"),
                 "application/octet-stream",
-                &body,
+                Some(&body),
             )
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::text)
@@ -649,7 +649,7 @@ impl Client {
                 "",
                 Some("text/plain"),
                 "text/plain",
-                &body,
+                Some(&body),
             )
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::text)
@@ -704,7 +704,14 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, OPERATION.path, "", JSON, "application/json", &body)
+            .send_body(
+                &OPERATION,
+                OPERATION.path,
+                "",
+                JSON,
+                "application/json",
+                Some(&body),
+            )
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }

@@ -44,16 +44,15 @@ use crate::runtime::context::RequestContext;
 use crate::runtime::testing::TestServer;
 use crate::runtime::cors::DocumentCors;
 use crate::runtime::layer;
-use crate::runtime::layer::Runtime;
 use crate::runtime::layer::ServerConfig;
 use crate::runtime::params;
 use crate::runtime::params::Location;
 use crate::runtime::params::RawParams;
 use crate::runtime::params::PathParams;
 use crate::runtime::problem::Problem;
+use crate::runtime::response;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
-use axum::body::Body;
 use axum::extract::Request;
 use axum::response::Response;
 use axum::routing;
@@ -259,748 +258,537 @@ pub async fn test_server<A: AnswersApi>(
     TestServer::start(app, &config, &base).await
 }
 
-/// `GET /owners/current`: see [`AnswersApi::get_current_owner`].
+/// `GET /owners/current`: see [`AnswersApi::get_current_owner`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "owners")]
 fn handle_get_current_owner<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_get_current_owner(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+            let params = GetCurrentOwnerParams {};
+            let ctx = RequestContext::new("getCurrentOwner", scheme, parts);
+            let outcome = A::get_current_owner(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `getCurrentOwner` request, then calls the implementation.
-#[cfg(feature = "owners")]
-fn serve_get_current_owner<A: AnswersApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-        let params = GetCurrentOwnerParams {};
-        let ctx = RequestContext::new("getCurrentOwner", scheme, parts);
-        let outcome = A::get_current_owner(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /owners`: see [`AnswersApi::list_owners`].
+/// `GET /owners`: see [`AnswersApi::list_owners`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "owners")]
 fn handle_list_owners<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_list_owners(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+            let params = ListOwnersParams {};
+            let ctx = RequestContext::new("listOwners", scheme, parts);
+            let outcome = A::list_owners(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `listOwners` request, then calls the implementation.
-#[cfg(feature = "owners")]
-fn serve_list_owners<A: AnswersApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-        let params = ListOwnersParams {};
-        let ctx = RequestContext::new("listOwners", scheme, parts);
-        let outcome = A::list_owners(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `DELETE /owners/{id}`: see [`AnswersApi::delete_owner`].
+/// `DELETE /owners/{id}`: see [`AnswersApi::delete_owner`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "owners")]
 fn handle_delete_owner<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_delete_owner(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `deleteOwner` request, then calls the implementation.
-#[cfg(feature = "owners")]
-fn serve_delete_owner<A: AnswersApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let id: Option<i64> = raw.required(Location::Path, "id", &mut errors);
-            let Some(id) = id else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let id: Option<i64> = raw.required(Location::Path, "id", &mut errors);
+                let Some(id) = id else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                DeleteOwnerParams { id }
             };
-            errors.check()?;
-            DeleteOwnerParams { id }
-        };
-        let ctx = RequestContext::new("deleteOwner", scheme, parts);
-        let outcome = A::delete_owner(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("deleteOwner", scheme, parts);
+            let outcome = A::delete_owner(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `GET /lateness`: see [`AnswersApi::get_lateness`].
+/// `GET /lateness`: see [`AnswersApi::get_lateness`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "lateness")]
 fn handle_get_lateness<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_get_lateness(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+            let params = GetLatenessParams {};
+            let ctx = RequestContext::new("getLateness", scheme, parts);
+            let outcome = A::get_lateness(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `getLateness` request, then calls the implementation.
-#[cfg(feature = "lateness")]
-fn serve_get_lateness<A: AnswersApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-        let params = GetLatenessParams {};
-        let ctx = RequestContext::new("getLateness", scheme, parts);
-        let outcome = A::get_lateness(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `POST /hold`: see [`AnswersApi::hold`].
+/// `POST /hold`: see [`AnswersApi::hold`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "hold")]
 fn handle_hold<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_hold(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+            let params = HoldParams {};
+            let ctx = RequestContext::new("hold", scheme, parts);
+            let outcome = A::hold(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `hold` request, then calls the implementation.
-#[cfg(feature = "hold")]
-fn serve_hold<A: AnswersApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-        let params = HoldParams {};
-        let ctx = RequestContext::new("hold", scheme, parts);
-        let outcome = A::hold(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /report`: see [`AnswersApi::get_report`].
+/// `GET /report`: see [`AnswersApi::get_report`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "report")]
 fn handle_get_report<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_get_report(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+            let params = GetReportParams {};
+            let ctx = RequestContext::new("getReport", scheme, parts);
+            let outcome = A::get_report(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `getReport` request, then calls the implementation.
-#[cfg(feature = "report")]
-fn serve_get_report<A: AnswersApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-        let params = GetReportParams {};
-        let ctx = RequestContext::new("getReport", scheme, parts);
-        let outcome = A::get_report(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /profile`: see [`AnswersApi::get_profile`].
+/// `GET /profile`: see [`AnswersApi::get_profile`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "profile")]
 fn handle_get_profile<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_get_profile(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+            let params = GetProfileParams {};
+            let ctx = RequestContext::new("getProfile", scheme, parts);
+            let outcome = A::get_profile(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `getProfile` request, then calls the implementation.
-#[cfg(feature = "profile")]
-fn serve_get_profile<A: AnswersApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-        let params = GetProfileParams {};
-        let ctx = RequestContext::new("getProfile", scheme, parts);
-        let outcome = A::get_profile(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /motd`: see [`AnswersApi::get_motd`].
+/// `GET /motd`: see [`AnswersApi::get_motd`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "motd")]
 fn handle_get_motd<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_get_motd(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+            let params = GetMotdParams {};
+            let ctx = RequestContext::new("getMotd", scheme, parts);
+            let outcome = A::get_motd(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `getMotd` request, then calls the implementation.
-#[cfg(feature = "motd")]
-fn serve_get_motd<A: AnswersApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-        let params = GetMotdParams {};
-        let ctx = RequestContext::new("getMotd", scheme, parts);
-        let outcome = A::get_motd(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /calls`: see [`AnswersApi::list_tool_calls`].
+/// `GET /calls`: see [`AnswersApi::list_tool_calls`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "calls")]
 fn handle_list_tool_calls<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_list_tool_calls(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+            let params = ListToolCallsParams {};
+            let ctx = RequestContext::new("listToolCalls", scheme, parts);
+            let outcome = A::list_tool_calls(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `listToolCalls` request, then calls the implementation.
-#[cfg(feature = "calls")]
-fn serve_list_tool_calls<A: AnswersApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-        let params = ListToolCallsParams {};
-        let ctx = RequestContext::new("listToolCalls", scheme, parts);
-        let outcome = A::list_tool_calls(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /speech`: see [`AnswersApi::get_speech`].
+/// `GET /speech`: see [`AnswersApi::get_speech`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "speech")]
 fn handle_get_speech<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_get_speech(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `getSpeech` request, then calls the implementation.
-#[cfg(feature = "speech")]
-fn serve_get_speech<A: AnswersApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let text: Option<String> = raw
-                .required(Location::Query, "text", &mut errors);
-            let Some(text) = text else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let text: Option<String> = raw
+                    .required(Location::Query, "text", &mut errors);
+                let Some(text) = text else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                GetSpeechParams { text }
             };
-            errors.check()?;
-            GetSpeechParams { text }
-        };
-        let ctx = RequestContext::new("getSpeech", scheme, parts);
-        let outcome = A::get_speech(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("getSpeech", scheme, parts);
+            let outcome = A::get_speech(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `GET /socket`: see [`AnswersApi::open_socket`].
+/// `GET /socket`: see [`AnswersApi::open_socket`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "socket")]
 fn handle_open_socket<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_open_socket(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+            let params = OpenSocketParams {};
+            crate::runtime::upgrade::require(&parts, "websocket")?;
+            let ctx = RequestContext::new("openSocket", scheme, parts);
+            let outcome = A::open_socket(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `openSocket` request, then calls the implementation.
-#[cfg(feature = "socket")]
-fn serve_open_socket<A: AnswersApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-        let params = OpenSocketParams {};
-        crate::runtime::upgrade::require(&parts, "websocket")?;
-        let ctx = RequestContext::new("openSocket", scheme, parts);
-        let outcome = A::open_socket(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /documents/{id}`: see [`AnswersApi::get_document`].
+/// `GET /documents/{id}`: see [`AnswersApi::get_document`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "documents")]
 fn handle_get_document<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_get_document(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `getDocument` request, then calls the implementation.
-#[cfg(feature = "documents")]
-fn serve_get_document<A: AnswersApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let id: Option<String> = raw.required(Location::Path, "id", &mut errors);
-            let version: Option<i64> = raw
-                .optional(Location::Query, "version", &mut errors);
-            let Some(id) = id else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let id: Option<String> = raw.required(Location::Path, "id", &mut errors);
+                let version: Option<i64> = raw
+                    .optional(Location::Query, "version", &mut errors);
+                let Some(id) = id else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                GetDocumentParams { id, version }
             };
-            errors.check()?;
-            GetDocumentParams { id, version }
-        };
-        let ctx = RequestContext::new("getDocument", scheme, parts);
-        let outcome = A::get_document(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("getDocument", scheme, parts);
+            let outcome = A::get_document(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `POST /tokens/check`: see [`AnswersApi::check_token`].
+/// `POST /tokens/check`: see [`AnswersApi::check_token`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "tokens")]
 fn handle_check_token<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_check_token(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `checkToken` request, then calls the implementation.
-#[cfg(feature = "tokens")]
-fn serve_check_token<A: AnswersApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let authorization: Option<String> = raw
-                .required(Location::Header, "Authorization", &mut errors);
-            let Some(authorization) = authorization else {
-                return Err(errors.into_problem());
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let authorization: Option<String> = raw
+                    .required(Location::Header, "Authorization", &mut errors);
+                let Some(authorization) = authorization else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                CheckTokenParams { authorization }
             };
-            errors.check()?;
-            CheckTokenParams { authorization }
-        };
-        let body = body::read_json::<
-            types::CheckTokenBody,
-        >(&parts, body, body_limit, true)
-            .await?;
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let ctx = RequestContext::new("checkToken", scheme, parts);
-        let outcome = A::check_token(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let body = body::read_json::<
+                types::CheckTokenBody,
+            >(&parts, body, body_limit, true)
+                .await?;
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let ctx = RequestContext::new("checkToken", scheme, parts);
+            let outcome = A::check_token(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `PUT /blobs/{name}`: see [`AnswersApi::put_blob`].
+/// `PUT /blobs/{name}`: see [`AnswersApi::put_blob`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "blobs")]
 fn handle_put_blob<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_put_blob(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `putBlob` request, then calls the implementation.
-#[cfg(feature = "blobs")]
-fn serve_put_blob<A: AnswersApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    mut parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let name: Option<String> = raw.required(Location::Path, "name", &mut errors);
-            let Some(name) = name else {
-                return Err(errors.into_problem());
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, mut parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let name: Option<String> = raw
+                    .required(Location::Path, "name", &mut errors);
+                let Some(name) = name else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                PutBlobParams { name }
             };
-            errors.check()?;
-            PutBlobParams { name }
-        };
-        let body = body::read_bytes(
-                &parts,
-                body,
-                body_limit,
-                true,
-                "application/octet-stream",
-            )
-            .await?
-            .map(|b| b.to_vec());
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let ctx = RequestContext::new("putBlob", scheme, parts);
-        let outcome = A::put_blob(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let body = body::read_bytes(
+                    &parts,
+                    body,
+                    body_limit,
+                    true,
+                    "application/octet-stream",
+                )
+                .await?
+                .map(|b| b.to_vec());
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let ctx = RequestContext::new("putBlob", scheme, parts);
+            let outcome = A::put_blob(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `PUT /images/{name}`: see [`AnswersApi::put_image`].
+/// `PUT /images/{name}`: see [`AnswersApi::put_image`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "images")]
 fn handle_put_image<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_put_image(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `putImage` request, then calls the implementation.
-#[cfg(feature = "images")]
-fn serve_put_image<A: AnswersApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    mut parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let name: Option<String> = raw.required(Location::Path, "name", &mut errors);
-            let Some(name) = name else {
-                return Err(errors.into_problem());
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, mut parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let name: Option<String> = raw
+                    .required(Location::Path, "name", &mut errors);
+                let Some(name) = name else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                PutImageParams { name }
             };
-            errors.check()?;
-            PutImageParams { name }
-        };
-        let body = body::read_bytes_among(
-                &parts,
-                body,
-                body_limit,
-                true,
-                &["image/png", "image/jpeg"],
-            )
-            .await?
-            .map(|b| b.to_vec());
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let ctx = RequestContext::new("putImage", scheme, parts);
-        let outcome = A::put_image(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let body = body::read_bytes_among(
+                    &parts,
+                    body,
+                    body_limit,
+                    true,
+                    &["image/png", "image/jpeg"],
+                )
+                .await?
+                .map(|b| b.to_vec());
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let ctx = RequestContext::new("putImage", scheme, parts);
+            let outcome = A::put_image(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `POST /assets`: see [`AnswersApi::add_asset`].
+/// `POST /assets`: see [`AnswersApi::add_asset`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "assets")]
 fn handle_add_asset<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_add_asset(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+            let params = AddAssetParams {};
+            let body = body::read_bytes(&parts, body, body_limit, true, "*/*")
+                .await?
+                .map(|b| b.to_vec());
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let ctx = RequestContext::new("addAsset", scheme, parts);
+            let outcome = A::add_asset(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `addAsset` request, then calls the implementation.
-#[cfg(feature = "assets")]
-fn serve_add_asset<A: AnswersApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-        let params = AddAssetParams {};
-        let body = body::read_bytes(&parts, body, body_limit, true, "*/*")
-            .await?
-            .map(|b| b.to_vec());
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let ctx = RequestContext::new("addAsset", scheme, parts);
-        let outcome = A::add_asset(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `POST /notes`: see [`AnswersApi::add_note`].
+/// `POST /notes`: see [`AnswersApi::add_note`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "notes")]
 fn handle_add_note<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_add_note(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+            let params = AddNoteParams {};
+            let body = body::read_text(&parts, body, body_limit, true).await?;
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let ctx = RequestContext::new("addNote", scheme, parts);
+            let outcome = A::add_note(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `addNote` request, then calls the implementation.
-#[cfg(feature = "notes")]
-fn serve_add_note<A: AnswersApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-        let params = AddNoteParams {};
-        let body = body::read_text(&parts, body, body_limit, true).await?;
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let ctx = RequestContext::new("addNote", scheme, parts);
-        let outcome = A::add_note(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `POST /albums`: see [`AnswersApi::add_album`].
+/// `POST /albums`: see [`AnswersApi::add_album`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "albums")]
 fn handle_add_album<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_add_album(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+            let params = AddAlbumParams {};
+            let body = match body::read_multipart_as::<
+                types::AddAlbumBody,
+            >(&parts, body, body_limit, true)
+                .await?
+            {
+                Some((form, raw)) => {
+                    let mut errors = Violations::new();
+                    form.validate("", &mut errors);
+                    errors.check()?;
+                    Some(raw)
+                }
+                None => None,
+            };
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let ctx = RequestContext::new("addAlbum", scheme, parts);
+            let outcome = A::add_album(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `addAlbum` request, then calls the implementation.
-#[cfg(feature = "albums")]
-fn serve_add_album<A: AnswersApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-        let params = AddAlbumParams {};
-        let body = match body::read_multipart_as::<
-            types::AddAlbumBody,
-        >(&parts, body, body_limit, true)
-            .await?
-        {
-            Some((form, raw)) => {
-                let mut errors = Violations::new();
-                form.validate("", &mut errors);
-                errors.check()?;
-                Some(raw)
-            }
-            None => None,
-        };
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let ctx = RequestContext::new("addAlbum", scheme, parts);
-        let outcome = A::add_album(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `POST /posters`: see [`AnswersApi::add_poster`].
+/// `POST /posters`: see [`AnswersApi::add_poster`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "posters")]
 fn handle_add_poster<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_add_poster(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `addPoster` request, then calls the implementation.
-#[cfg(feature = "posters")]
-fn serve_add_poster<A: AnswersApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-        let params = AddPosterParams {};
-        let body = {
-            let media = body::media_type(&parts).unwrap_or_default();
-            if body::media_type_matches(&media, &["multipart/form-data"]) {
-                match body::read_multipart_as::<
-                    types::AddPosterMultipart,
-                >(&parts, body, body_limit, true)
-                    .await?
-                {
-                    Some((form, raw)) => {
-                        let mut errors = Violations::new();
-                        form.validate("", &mut errors);
-                        errors.check()?;
-                        Some(body::OrMultipart::Multipart(raw))
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+            let params = AddPosterParams {};
+            let body = {
+                let media = body::media_type(&parts).unwrap_or_default();
+                if body::media_type_matches(&media, &["multipart/form-data"]) {
+                    match body::read_multipart_as::<
+                        types::AddPosterMultipart,
+                    >(&parts, body, body_limit, true)
+                        .await?
+                    {
+                        Some((form, raw)) => {
+                            let mut errors = Violations::new();
+                            form.validate("", &mut errors);
+                            errors.check()?;
+                            Some(body::OrMultipart::Multipart(raw))
+                        }
+                        None => None,
                     }
-                    None => None,
+                } else {
+                    let body = body::read_json::<
+                        types::AddPosterBody,
+                    >(&parts, body, body_limit, true)
+                        .await?;
+                    let mut errors = Violations::new();
+                    body.validate("", &mut errors);
+                    errors.check()?;
+                    body.map(body::OrMultipart::Typed)
                 }
-            } else {
-                let body = body::read_json::<
-                    types::AddPosterBody,
-                >(&parts, body, body_limit, true)
-                    .await?;
-                let mut errors = Violations::new();
-                body.validate("", &mut errors);
-                errors.check()?;
-                body.map(body::OrMultipart::Typed)
-            }
-        };
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let ctx = RequestContext::new("addPoster", scheme, parts);
-        let outcome = A::add_poster(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            };
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let ctx = RequestContext::new("addPoster", scheme, parts);
+            let outcome = A::add_poster(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }

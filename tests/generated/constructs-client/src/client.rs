@@ -452,7 +452,7 @@ impl Client {
                 "",
                 JSON,
                 "application/x-www-form-urlencoded",
-                &body,
+                Some(&body),
             )
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
@@ -558,7 +558,7 @@ impl Client {
                 "",
                 Some("text/plain"),
                 "application/json",
-                &body,
+                Some(&body),
             )
             .await?;
         self.transport.answer(&OPERATION, raw, &[201], Raw::text)
@@ -657,7 +657,7 @@ impl Client {
                 "",
                 Some("text/plain"),
                 "application/octet-stream",
-                &body,
+                Some(&body),
             )
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::text)
@@ -676,7 +676,7 @@ impl Client {
         >(bytes::Bytes::from(body.to_owned()))?;
         let raw = self
             .transport
-            .send_body(&OPERATION, OPERATION.path, "", JSON, "text/plain", &body)
+            .send_body(&OPERATION, OPERATION.path, "", JSON, "text/plain", Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
@@ -779,7 +779,14 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, OPERATION.path, "", JSON, "application/json", &body)
+            .send_body(
+                &OPERATION,
+                OPERATION.path,
+                "",
+                JSON,
+                "application/json",
+                Some(&body),
+            )
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }

@@ -41,7 +41,6 @@ use crate::runtime::context::RequestContext;
 use crate::runtime::testing::TestServer;
 use crate::runtime::cors::DocumentCors;
 use crate::runtime::layer;
-use crate::runtime::layer::Runtime;
 use crate::runtime::layer::ServerConfig;
 use crate::runtime::params;
 use crate::runtime::params::Location;
@@ -49,6 +48,7 @@ use crate::runtime::params::RawParams;
 use crate::runtime::params::ObjectQuery;
 use crate::runtime::params::PathParams;
 use crate::runtime::problem::Problem;
+use crate::runtime::response;
 use crate::runtime::errors::ErrorBodies;
 use crate::runtime::errors::ErrorBody;
 use crate::runtime::errors::StatusKey;
@@ -56,7 +56,6 @@ use crate::runtime::schema::Held;
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
-use axum::body::Body;
 use axum::extract::Request;
 use axum::response::Response;
 use axum::routing;
@@ -255,703 +254,558 @@ const ERRORS: ErrorBodies = ErrorBodies {
     bodies: &[(StatusKey::Class(4), &ERROR_BODY_1), (StatusKey::Default, &ERROR_BODY_2)],
 };
 
-/// `GET /trees/{id}`: see [`ConstructsApi::get_trees_id`].
+/// `GET /trees/{id}`: see [`ConstructsApi::get_trees_id`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "trees")]
 fn handle_get_trees_id<A: ConstructsApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_get_trees_id(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["basic"], &["queryKey", "cookieKey"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let id: Option<u32> = raw.required(Location::Path, "id", &mut errors);
+                let depth: i64 = raw
+                    .optional(Location::Query, "depth", &mut errors)
+                    .unwrap_or(3);
+                let x_trace: Option<String> = raw
+                    .required(Location::Header, "X-Trace", &mut errors);
+                let theme: Option<types::GetTreesIdTheme> = raw
+                    .optional(Location::Cookie, "theme", &mut errors);
+                let ids: Option<Vec<i64>> = raw
+                    .array(Location::Query, "ids", false, &mut errors);
+                let out = &mut errors;
+                {
+                    let value = &depth;
+                    let at = "query/depth";
+                    validate::check_minimum(*value, 0, false, at, out);
+                    validate::check_maximum(*value, 10, false, at, out);
+                }
+                let Some(id) = id else {
+                    return Err(errors.into_problem());
+                };
+                let Some(x_trace) = x_trace else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                GetTreesIdParams {
+                    id,
+                    depth,
+                    x_trace,
+                    theme,
+                    ids,
+                }
+            };
+            let ctx = RequestContext::new("get_trees_id", scheme, parts);
+            let outcome = A::get_trees_id(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `get_trees_id` request, then calls the implementation.
-#[cfg(feature = "trees")]
-fn serve_get_trees_id<A: ConstructsApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["basic"], &["queryKey", "cookieKey"]],
-        )?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let id: Option<u32> = raw.required(Location::Path, "id", &mut errors);
-            let depth: i64 = raw
-                .optional(Location::Query, "depth", &mut errors)
-                .unwrap_or(3);
-            let x_trace: Option<String> = raw
-                .required(Location::Header, "X-Trace", &mut errors);
-            let theme: Option<types::GetTreesIdTheme> = raw
-                .optional(Location::Cookie, "theme", &mut errors);
-            let ids: Option<Vec<i64>> = raw
-                .array(Location::Query, "ids", false, &mut errors);
-            let out = &mut errors;
-            {
-                let value = &depth;
-                let at = "query/depth";
-                validate::check_minimum(*value, 0, false, at, out);
-                validate::check_maximum(*value, 10, false, at, out);
-            }
-            let Some(id) = id else {
-                return Err(errors.into_problem());
-            };
-            let Some(x_trace) = x_trace else {
-                return Err(errors.into_problem());
-            };
-            errors.check()?;
-            GetTreesIdParams {
-                id,
-                depth,
-                x_trace,
-                theme,
-                ids,
-            }
-        };
-        let ctx = RequestContext::new("get_trees_id", scheme, parts);
-        let outcome = A::get_trees_id(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `POST /forms`: see [`ConstructsApi::post_forms`].
+/// `POST /forms`: see [`ConstructsApi::post_forms`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "forms")]
 fn handle_post_forms<A: ConstructsApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_post_forms(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `post_forms` request, then calls the implementation.
-#[cfg(feature = "forms")]
-fn serve_post_forms<A: ConstructsApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["oauth"]])?;
-        let params = PostFormsParams {};
-        let body = {
-            let media = body::media_type(&parts).unwrap_or_default();
-            if body::media_type_matches(&media, &["multipart/form-data"]) {
-                body::read_multipart_as::<
-                    types::FormEntry,
-                >(&parts, body, body_limit, false)
-                    .await?
-                    .map(|(_form, raw)| body::OrMultipart::Multipart(raw))
-            } else {
-                let body = if body::media_type_matches(
-                    &media,
-                    &["application/x-www-form-urlencoded"],
-                ) {
-                    body::read_form::<types::FormEntry>(&parts, body, body_limit, false)
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["oauth"]])?;
+            let params = PostFormsParams {};
+            let body = {
+                let media = body::media_type(&parts).unwrap_or_default();
+                if body::media_type_matches(&media, &["multipart/form-data"]) {
+                    body::read_multipart_as::<
+                        types::FormEntry,
+                    >(&parts, body, body_limit, false)
                         .await?
+                        .map(|(_form, raw)| body::OrMultipart::Multipart(raw))
                 } else {
-                    body::read_json::<types::FormEntry>(&parts, body, body_limit, false)
-                        .await?
-                };
-                body.map(body::OrMultipart::Typed)
-            }
-        };
-        let ctx = RequestContext::new("post_forms", scheme, parts);
-        let outcome = A::post_forms(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+                    let body = if body::media_type_matches(
+                        &media,
+                        &["application/x-www-form-urlencoded"],
+                    ) {
+                        body::read_form::<
+                            types::FormEntry,
+                        >(&parts, body, body_limit, false)
+                            .await?
+                    } else {
+                        body::read_json::<
+                            types::FormEntry,
+                        >(&parts, body, body_limit, false)
+                            .await?
+                    };
+                    body.map(body::OrMultipart::Typed)
+                }
+            };
+            let ctx = RequestContext::new("post_forms", scheme, parts);
+            let outcome = A::post_forms(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `POST /dishes`: see [`ConstructsApi::add_dish`].
+/// `POST /dishes`: see [`ConstructsApi::add_dish`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "dishes")]
 fn handle_add_dish<A: ConstructsApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_add_dish(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `addDish` request, then calls the implementation.
-#[cfg(feature = "dishes")]
-fn serve_add_dish<A: ConstructsApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = AddDishParams {};
-        let body = {
-            let media = body::media_type(&parts).unwrap_or_default();
-            if body::media_type_matches(&media, &["multipart/form-data"]) {
-                match body::read_multipart_as::<
-                    types::Dish,
-                >(&parts, body, body_limit, true)
-                    .await?
-                {
-                    Some((form, raw)) => {
-                        let mut errors = Violations::new();
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = AddDishParams {};
+            let body = {
+                let media = body::media_type(&parts).unwrap_or_default();
+                if body::media_type_matches(&media, &["multipart/form-data"]) {
+                    match body::read_multipart_as::<
+                        types::Dish,
+                    >(&parts, body, body_limit, true)
+                        .await?
+                    {
+                        Some((form, raw)) => {
+                            let mut errors = Violations::new();
+                            static SCHEMA: Held = Held::new(
+                                &crate::document::DOCUMENT,
+                                "/paths/~1dishes/post/requestBody/content/multipart~1form-data/schema",
+                                false,
+                            );
+                            SCHEMA.check_form(&form, "", &mut errors, true);
+                            errors.check()?;
+                            let mut errors = Violations::new();
+                            form.validate("", &mut errors);
+                            errors.check()?;
+                            Some(body::OrMultipart::Multipart(raw))
+                        }
+                        None => None,
+                    }
+                } else {
+                    let body = {
                         static SCHEMA: Held = Held::new(
                             &crate::document::DOCUMENT,
-                            "/paths/~1dishes/post/requestBody/content/multipart~1form-data/schema",
+                            "/paths/~1dishes/post/requestBody/content/application~1x-www-form-urlencoded/schema",
                             false,
                         );
-                        SCHEMA.check_form(&form, "", &mut errors, true);
-                        errors.check()?;
-                        let mut errors = Violations::new();
-                        form.validate("", &mut errors);
-                        errors.check()?;
-                        Some(body::OrMultipart::Multipart(raw))
-                    }
-                    None => None,
+                        body::read_form_held::<
+                            types::Dish,
+                        >(&parts, body, body_limit, true, &SCHEMA)
+                            .await?
+                    };
+                    let mut errors = Violations::new();
+                    body.validate("", &mut errors);
+                    errors.check()?;
+                    body.map(body::OrMultipart::Typed)
                 }
-            } else {
-                let body = {
-                    static SCHEMA: Held = Held::new(
-                        &crate::document::DOCUMENT,
-                        "/paths/~1dishes/post/requestBody/content/application~1x-www-form-urlencoded/schema",
-                        false,
-                    );
-                    body::read_form_held::<
-                        types::Dish,
-                    >(&parts, body, body_limit, true, &SCHEMA)
-                        .await?
-                };
-                let mut errors = Violations::new();
-                body.validate("", &mut errors);
-                errors.check()?;
-                body.map(body::OrMultipart::Typed)
-            }
-        };
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let ctx = RequestContext::new("addDish", scheme, parts);
-        let outcome = A::add_dish(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            };
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let ctx = RequestContext::new("addDish", scheme, parts);
+            let outcome = A::add_dish(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `PUT /raw-notes`: see [`ConstructsApi::put_raw_note`].
+/// `PUT /raw-notes`: see [`ConstructsApi::put_raw_note`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "raw-notes")]
 fn handle_put_raw_note<A: ConstructsApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_put_raw_note(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = PutRawNoteParams {};
+            let body = body::read_text_of(&parts, body, body_limit, true, "*/*").await?;
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let ctx = RequestContext::new("putRawNote", scheme, parts);
+            let outcome = A::put_raw_note(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `putRawNote` request, then calls the implementation.
-#[cfg(feature = "raw-notes")]
-fn serve_put_raw_note<A: ConstructsApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = PutRawNoteParams {};
-        let body = body::read_text_of(&parts, body, body_limit, true, "*/*").await?;
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let ctx = RequestContext::new("putRawNote", scheme, parts);
-        let outcome = A::put_raw_note(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `POST /videos`: see [`ConstructsApi::create_video`].
+/// `POST /videos`: see [`ConstructsApi::create_video`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "videos")]
 fn handle_create_video<A: ConstructsApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_create_video(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `createVideo` request, then calls the implementation.
-#[cfg(feature = "videos")]
-fn serve_create_video<A: ConstructsApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = CreateVideoParams {};
-        let body = {
-            let media = body::media_type(&parts).unwrap_or_default();
-            if body::media_type_matches(&media, &["multipart/form-data"]) {
-                match body::read_multipart_as::<
-                    types::CreateVideoMultipart,
-                >(&parts, body, body_limit, true)
-                    .await?
-                {
-                    Some((form, raw)) => {
-                        let mut errors = Violations::new();
-                        form.validate("", &mut errors);
-                        errors.check()?;
-                        Some(body::OrMultipart::Multipart(raw))
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = CreateVideoParams {};
+            let body = {
+                let media = body::media_type(&parts).unwrap_or_default();
+                if body::media_type_matches(&media, &["multipart/form-data"]) {
+                    match body::read_multipart_as::<
+                        types::CreateVideoMultipart,
+                    >(&parts, body, body_limit, true)
+                        .await?
+                    {
+                        Some((form, raw)) => {
+                            let mut errors = Violations::new();
+                            form.validate("", &mut errors);
+                            errors.check()?;
+                            Some(body::OrMultipart::Multipart(raw))
+                        }
+                        None => None,
                     }
-                    None => None,
+                } else {
+                    let body = body::read_json::<
+                        types::CreateVideoBody,
+                    >(&parts, body, body_limit, true)
+                        .await?;
+                    let mut errors = Violations::new();
+                    body.validate("", &mut errors);
+                    errors.check()?;
+                    body.map(body::OrMultipart::Typed)
                 }
-            } else {
-                let body = body::read_json::<
-                    types::CreateVideoBody,
-                >(&parts, body, body_limit, true)
-                    .await?;
-                let mut errors = Violations::new();
-                body.validate("", &mut errors);
-                errors.check()?;
-                body.map(body::OrMultipart::Typed)
-            }
-        };
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let ctx = RequestContext::new("createVideo", scheme, parts);
-        let outcome = A::create_video(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            };
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let ctx = RequestContext::new("createVideo", scheme, parts);
+            let outcome = A::create_video(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `POST /uploads`: see [`ConstructsApi::upload`].
+/// `POST /uploads`: see [`ConstructsApi::upload`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "uploads")]
 fn handle_upload<A: ConstructsApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_upload(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = UploadParams {};
+            let body = match body::read_multipart_as::<
+                types::UploadBody,
+            >(&parts, body, body_limit, true)
+                .await?
+            {
+                Some((form, raw)) => {
+                    let mut errors = Violations::new();
+                    form.validate("", &mut errors);
+                    errors.check()?;
+                    Some(raw)
+                }
+                None => None,
+            };
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let ctx = RequestContext::new("upload", scheme, parts);
+            let outcome = A::upload(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `upload` request, then calls the implementation.
-#[cfg(feature = "uploads")]
-fn serve_upload<A: ConstructsApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = UploadParams {};
-        let body = match body::read_multipart_as::<
-            types::UploadBody,
-        >(&parts, body, body_limit, true)
-            .await?
-        {
-            Some((form, raw)) => {
-                let mut errors = Violations::new();
-                form.validate("", &mut errors);
-                errors.check()?;
-                Some(raw)
-            }
-            None => None,
-        };
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let ctx = RequestContext::new("upload", scheme, parts);
-        let outcome = A::upload(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `PUT /blobs`: see [`ConstructsApi::put_blobs`].
+/// `PUT /blobs`: see [`ConstructsApi::put_blobs`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "blobs")]
 fn handle_put_blobs<A: ConstructsApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_put_blobs(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = PutBlobsParams {};
+            let body = body::read_bytes(
+                    &parts,
+                    body,
+                    body_limit,
+                    true,
+                    "application/octet-stream",
+                )
+                .await?
+                .map(|b| b.to_vec());
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let ctx = RequestContext::new("put_blobs", scheme, parts);
+            let outcome = A::put_blobs(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `put_blobs` request, then calls the implementation.
-#[cfg(feature = "blobs")]
-fn serve_put_blobs<A: ConstructsApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = PutBlobsParams {};
-        let body = body::read_bytes(
-                &parts,
-                body,
-                body_limit,
-                true,
-                "application/octet-stream",
-            )
-            .await?
-            .map(|b| b.to_vec());
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let ctx = RequestContext::new("put_blobs", scheme, parts);
-        let outcome = A::put_blobs(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `POST /notes`: see [`ConstructsApi::post_notes`].
+/// `POST /notes`: see [`ConstructsApi::post_notes`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "notes")]
 fn handle_post_notes<A: ConstructsApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_post_notes(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = PostNotesParams {};
+            let body = body::read_text(&parts, body, body_limit, true).await?;
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let ctx = RequestContext::new("post_notes", scheme, parts);
+            let outcome = A::post_notes(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `post_notes` request, then calls the implementation.
-#[cfg(feature = "notes")]
-fn serve_post_notes<A: ConstructsApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = PostNotesParams {};
-        let body = body::read_text(&parts, body, body_limit, true).await?;
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let ctx = RequestContext::new("post_notes", scheme, parts);
-        let outcome = A::post_notes(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /tagged`: see [`ConstructsApi::list_tagged`].
+/// `GET /tagged`: see [`ConstructsApi::list_tagged`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "tagged")]
 fn handle_list_tagged<A: ConstructsApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_list_tagged(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `listTagged` request, then calls the implementation.
-#[cfg(feature = "tagged")]
-fn serve_list_tagged<A: ConstructsApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let tag: Option<Vec<String>> = raw
-                .array(Location::Query, "tag", true, &mut errors);
-            let out = &mut errors;
-            if let Some(value) = &tag {
-                let at = "query/tag";
-                validate::check_max_items(value, 3, at, out);
-                validate::check_unique_items(value, at, out);
-                if value.len() > 1 {
-                    for (i, item) in value.iter().enumerate() {
-                        let at = validate::join_index(at, i);
-                        validate::check_pattern(item, "^[0-9]+$", &at, out);
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let tag: Option<Vec<String>> = raw
+                    .array(Location::Query, "tag", true, &mut errors);
+                let out = &mut errors;
+                if let Some(value) = &tag {
+                    let at = "query/tag";
+                    validate::check_max_items(value, 3, at, out);
+                    validate::check_unique_items(value, at, out);
+                    if value.len() > 1 {
+                        for (i, item) in value.iter().enumerate() {
+                            let at = validate::join_index(at, i);
+                            validate::check_pattern(item, "^[0-9]+$", &at, out);
+                        }
                     }
                 }
-            }
-            errors.check()?;
-            ListTaggedParams { tag }
-        };
-        let ctx = RequestContext::new("listTagged", scheme, parts);
-        let outcome = A::list_tagged(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+                errors.check()?;
+                ListTaggedParams { tag }
+            };
+            let ctx = RequestContext::new("listTagged", scheme, parts);
+            let outcome = A::list_tagged(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `GET /things`: see [`ConstructsApi::get_things`].
+/// `GET /things`: see [`ConstructsApi::get_things`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "things")]
 fn handle_get_things<A: ConstructsApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_get_things(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = GetThingsParams {};
+            let ctx = RequestContext::new("get_things", scheme, parts);
+            let outcome = A::get_things(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `get_things` request, then calls the implementation.
-#[cfg(feature = "things")]
-fn serve_get_things<A: ConstructsApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = GetThingsParams {};
-        let ctx = RequestContext::new("get_things", scheme, parts);
-        let outcome = A::get_things(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /filters`: see [`ConstructsApi::echo_filters`].
+/// `GET /filters`: see [`ConstructsApi::echo_filters`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "filters")]
 fn handle_echo_filters<A: ConstructsApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_echo_filters(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `echoFilters` request, then calls the implementation.
-#[cfg(feature = "filters")]
-fn serve_echo_filters<A: ConstructsApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let q: Option<String> = raw.optional(Location::Query, "q", &mut errors);
-            let metadata: Option<types::Metadata> = raw
-                .object(
-                    "metadata",
-                    ObjectQuery::Rest(
-                        &["q", "page", "point", "range", "size", "cursor"],
-                    ),
-                    false,
-                    &mut errors,
-                );
-            let page: Option<types::Page> = raw
-                .object(
-                    "page",
-                    ObjectQuery::Members(&["size", "cursor"]),
-                    false,
-                    &mut errors,
-                );
-            let point: Option<types::Point> = raw
-                .object("point", ObjectQuery::Joined, false, &mut errors);
-            let range: Option<types::Range> = raw
-                .object("range", ObjectQuery::Deep, true, &mut errors);
-            let out = &mut errors;
-            if let Some(value) = &metadata {
-                let at = "query/metadata";
-                for (key, item) in value.iter() {
-                    let at = validate::join(at, key);
-                    validate::check_max_length(item, 64, &at, out);
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let q: Option<String> = raw.optional(Location::Query, "q", &mut errors);
+                let metadata: Option<types::Metadata> = raw
+                    .object(
+                        "metadata",
+                        ObjectQuery::Rest(
+                            &["q", "page", "point", "range", "size", "cursor"],
+                        ),
+                        false,
+                        &mut errors,
+                    );
+                let page: Option<types::Page> = raw
+                    .object(
+                        "page",
+                        ObjectQuery::Members(&["size", "cursor"]),
+                        false,
+                        &mut errors,
+                    );
+                let point: Option<types::Point> = raw
+                    .object("point", ObjectQuery::Joined, false, &mut errors);
+                let range: Option<types::Range> = raw
+                    .object("range", ObjectQuery::Deep, true, &mut errors);
+                let out = &mut errors;
+                if let Some(value) = &metadata {
+                    let at = "query/metadata";
+                    for (key, item) in value.iter() {
+                        let at = validate::join(at, key);
+                        validate::check_max_length(item, 64, &at, out);
+                    }
                 }
-            }
-            if let Some(value) = &page {
-                let at = "query/page";
-                value.validate(at, out);
-            }
-            let Some(range) = range else {
-                return Err(errors.into_problem());
+                if let Some(value) = &page {
+                    let at = "query/page";
+                    value.validate(at, out);
+                }
+                let Some(range) = range else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                EchoFiltersParams {
+                    q,
+                    metadata,
+                    page,
+                    point,
+                    range,
+                }
             };
-            errors.check()?;
-            EchoFiltersParams {
-                q,
-                metadata,
-                page,
-                point,
-                range,
-            }
-        };
-        let ctx = RequestContext::new("echoFilters", scheme, parts);
-        let outcome = A::echo_filters(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("echoFilters", scheme, parts);
+            let outcome = A::echo_filters(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `POST /choices`: see [`ConstructsApi::echo_choices`].
+/// `POST /choices`: see [`ConstructsApi::echo_choices`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "choices")]
 fn handle_echo_choices<A: ConstructsApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_echo_choices(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = EchoChoicesParams {};
+            let body = {
+                static SCHEMA: Held = Held::new(
+                    &crate::document::DOCUMENT,
+                    "/paths/~1choices/post/requestBody/content/application~1json/schema",
+                    false,
+                );
+                body::read_json_held::<
+                    types::EchoChoicesBody,
+                >(&parts, body, body_limit, true, &SCHEMA)
+                    .await?
+            };
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let mut errors = Violations::new();
+            body.validate("", &mut errors);
+            errors.check()?;
+            let ctx = RequestContext::new("echoChoices", scheme, parts);
+            let outcome = A::echo_choices(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `echoChoices` request, then calls the implementation.
-#[cfg(feature = "choices")]
-fn serve_echo_choices<A: ConstructsApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = EchoChoicesParams {};
-        let body = {
-            static SCHEMA: Held = Held::new(
-                &crate::document::DOCUMENT,
-                "/paths/~1choices/post/requestBody/content/application~1json/schema",
-                false,
-            );
-            body::read_json_held::<
-                types::EchoChoicesBody,
-            >(&parts, body, body_limit, true, &SCHEMA)
-                .await?
-        };
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let mut errors = Violations::new();
-        body.validate("", &mut errors);
-        errors.check()?;
-        let ctx = RequestContext::new("echoChoices", scheme, parts);
-        let outcome = A::echo_choices(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /labels/{names}`: see [`ConstructsApi::echo_labels`].
+/// `GET /labels/{names}`: see [`ConstructsApi::echo_labels`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "labels")]
 fn handle_echo_labels<A: ConstructsApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_echo_labels(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `echoLabels` request, then calls the implementation.
-#[cfg(feature = "labels")]
-fn serve_echo_labels<A: ConstructsApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let names: Option<Vec<String>> = raw
-                .required_array(Location::Path, "names", false, &mut errors);
-            let csv: Option<Vec<String>> = raw
-                .array(Location::Query, "csv", false, &mut errors);
-            let pipes: Option<Vec<String>> = raw
-                .delimited_array(Location::Query, "pipes", false, '|', &mut errors);
-            let spaced: Option<Vec<i64>> = raw
-                .delimited_array(Location::Query, "spaced", false, ' ', &mut errors);
-            let jar: Option<Vec<String>> = raw
-                .array(Location::Cookie, "jar", false, &mut errors);
-            let crumbs: Option<Vec<String>> = raw
-                .array(Location::Cookie, "crumbs", true, &mut errors);
-            let out = &mut errors;
-            if let Some(value) = &spaced {
-                let at = "query/spaced";
-                for (i, item) in value.iter().enumerate() {
-                    let at = validate::join_index(at, i);
-                    validate::check_minimum(*item, 0, false, &at, out);
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let names: Option<Vec<String>> = raw
+                    .required_array(Location::Path, "names", false, &mut errors);
+                let csv: Option<Vec<String>> = raw
+                    .array(Location::Query, "csv", false, &mut errors);
+                let pipes: Option<Vec<String>> = raw
+                    .delimited_array(Location::Query, "pipes", false, '|', &mut errors);
+                let spaced: Option<Vec<i64>> = raw
+                    .delimited_array(Location::Query, "spaced", false, ' ', &mut errors);
+                let jar: Option<Vec<String>> = raw
+                    .array(Location::Cookie, "jar", false, &mut errors);
+                let crumbs: Option<Vec<String>> = raw
+                    .array(Location::Cookie, "crumbs", true, &mut errors);
+                let out = &mut errors;
+                if let Some(value) = &spaced {
+                    let at = "query/spaced";
+                    for (i, item) in value.iter().enumerate() {
+                        let at = validate::join_index(at, i);
+                        validate::check_minimum(*item, 0, false, &at, out);
+                    }
                 }
-            }
-            let Some(names) = names else {
-                return Err(errors.into_problem());
+                let Some(names) = names else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                EchoLabelsParams {
+                    names,
+                    csv,
+                    pipes,
+                    spaced,
+                    jar,
+                    crumbs,
+                }
             };
-            errors.check()?;
-            EchoLabelsParams {
-                names,
-                csv,
-                pipes,
-                spaced,
-                jar,
-                crumbs,
-            }
-        };
-        let ctx = RequestContext::new("echoLabels", scheme, parts);
-        let outcome = A::echo_labels(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("echoLabels", scheme, parts);
+            let outcome = A::echo_labels(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }

@@ -23,7 +23,6 @@ use crate::runtime::context::RequestContext;
 use crate::runtime::testing::TestServer;
 use crate::runtime::cors::DocumentCors;
 use crate::runtime::layer;
-use crate::runtime::layer::Runtime;
 use crate::runtime::layer::ServerConfig;
 use crate::runtime::params;
 use crate::runtime::params::Location;
@@ -34,7 +33,6 @@ use crate::runtime::schema::Held;
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
-use axum::body::Body;
 use axum::extract::Request;
 use axum::response::Response;
 use axum::routing;
@@ -111,245 +109,201 @@ pub async fn test_server<A: FormatsApi>(
     TestServer::start(app, &config, &base).await
 }
 
-/// `PUT /amounts`: see [`FormatsApi::put_held_amount`].
+/// `PUT /amounts`: see [`FormatsApi::put_held_amount`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "amounts")]
 fn handle_put_held_amount<A: FormatsApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_put_held_amount(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = PutHeldAmountParams {};
+            let body = {
+                static SCHEMA: Held = Held::new(
+                    &crate::document::DOCUMENT,
+                    "/paths/~1amounts/put/requestBody/content/application~1json/schema",
+                    false,
+                );
+                body::read_json_held::<
+                    types::HeldAmount,
+                >(&parts, body, body_limit, true, &SCHEMA)
+                    .await?
+            };
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let ctx = RequestContext::new("putHeldAmount", scheme, parts);
+            let outcome = A::put_held_amount(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `putHeldAmount` request, then calls the implementation.
-#[cfg(feature = "amounts")]
-fn serve_put_held_amount<A: FormatsApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = PutHeldAmountParams {};
-        let body = {
-            static SCHEMA: Held = Held::new(
-                &crate::document::DOCUMENT,
-                "/paths/~1amounts/put/requestBody/content/application~1json/schema",
-                false,
-            );
-            body::read_json_held::<
-                types::HeldAmount,
-            >(&parts, body, body_limit, true, &SCHEMA)
-                .await?
-        };
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let ctx = RequestContext::new("putHeldAmount", scheme, parts);
-        let outcome = A::put_held_amount(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `POST /amounts/{total}`: see [`FormatsApi::post_amounts`].
+/// `POST /amounts/{total}`: see [`FormatsApi::post_amounts`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "amounts")]
 fn handle_post_amounts<A: FormatsApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_post_amounts(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `postAmounts` request, then calls the implementation.
-#[cfg(feature = "amounts")]
-fn serve_post_amounts<A: FormatsApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    mut parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let total: Option<crate::runtime::decimal::Decimal> = raw
-                .required(Location::Path, "total", &mut errors);
-            let least: crate::runtime::decimal::Decimal = raw
-                .optional(Location::Query, "least", &mut errors)
-                .unwrap_or(crate::runtime::decimal::Decimal::from_static("0.5"));
-            let x_big: Option<crate::runtime::decimal::Decimal> = raw
-                .optional(Location::Header, "X-Big", &mut errors);
-            let out = &mut errors;
-            {
-                let value = &least;
-                let at = "query/least";
-                validate::check_decimal_bound(value, "0", true, false, at, out);
-            }
-            if let Some(value) = &x_big {
-                let at = "header/X-Big";
-                validate::check_decimal_integer(value, at, out);
-            }
-            let Some(total) = total else {
-                return Err(errors.into_problem());
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, mut parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let total: Option<crate::runtime::decimal::Decimal> = raw
+                    .required(Location::Path, "total", &mut errors);
+                let least: crate::runtime::decimal::Decimal = raw
+                    .optional(Location::Query, "least", &mut errors)
+                    .unwrap_or(crate::runtime::decimal::Decimal::from_static("0.5"));
+                let x_big: Option<crate::runtime::decimal::Decimal> = raw
+                    .optional(Location::Header, "X-Big", &mut errors);
+                let out = &mut errors;
+                {
+                    let value = &least;
+                    let at = "query/least";
+                    validate::check_decimal_bound(value, "0", true, false, at, out);
+                }
+                if let Some(value) = &x_big {
+                    let at = "header/X-Big";
+                    validate::check_decimal_integer(value, at, out);
+                }
+                let Some(total) = total else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                PostAmountsParams {
+                    total,
+                    least,
+                    x_big,
+                }
             };
+            let body = {
+                static SCHEMA: Held = Held::new(
+                    &crate::document::DOCUMENT,
+                    "/paths/~1amounts~1{total}/post/requestBody/content/application~1json/schema",
+                    false,
+                );
+                body::read_json_held::<
+                    types::Amounts,
+                >(&parts, body, body_limit, true, &SCHEMA)
+                    .await?
+            };
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let mut errors = Violations::new();
+            body.validate("", &mut errors);
             errors.check()?;
-            PostAmountsParams {
-                total,
-                least,
-                x_big,
-            }
-        };
-        let body = {
-            static SCHEMA: Held = Held::new(
-                &crate::document::DOCUMENT,
-                "/paths/~1amounts~1{total}/post/requestBody/content/application~1json/schema",
-                false,
-            );
-            body::read_json_held::<
-                types::Amounts,
-            >(&parts, body, body_limit, true, &SCHEMA)
-                .await?
-        };
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let mut errors = Violations::new();
-        body.validate("", &mut errors);
-        errors.check()?;
-        let ctx = RequestContext::new("postAmounts", scheme, parts);
-        let outcome = A::post_amounts(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("postAmounts", scheme, parts);
+            let outcome = A::post_amounts(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `GET /events/{id}`: see [`FormatsApi::get_event`].
+/// `GET /events/{id}`: see [`FormatsApi::get_event`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "events")]
 fn handle_get_event<A: FormatsApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_get_event(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `getEvent` request, then calls the implementation.
-#[cfg(feature = "events")]
-fn serve_get_event<A: FormatsApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let id: Option<uuid::Uuid> = raw.required(Location::Path, "id", &mut errors);
-            let since: Option<jiff::Timestamp> = raw
-                .optional(Location::Query, "since", &mut errors);
-            let day: Option<jiff::civil::Date> = raw
-                .optional(Location::Query, "day", &mut errors);
-            let related: Option<Vec<uuid::Uuid>> = raw
-                .array(Location::Query, "related", false, &mut errors);
-            let x_client_ip: Option<std::net::Ipv4Addr> = raw
-                .optional(Location::Header, "X-Client-Ip", &mut errors);
-            let x_peer: Option<std::net::Ipv6Addr> = raw
-                .optional(Location::Header, "X-Peer", &mut errors);
-            let owner: Option<String> = raw
-                .optional(Location::Query, "owner", &mut errors);
-            let out = &mut errors;
-            if let Some(value) = &owner {
-                let at = "query/owner";
-                validate::check_format(value, "email", at, out);
-            }
-            let Some(id) = id else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let id: Option<uuid::Uuid> = raw
+                    .required(Location::Path, "id", &mut errors);
+                let since: Option<jiff::Timestamp> = raw
+                    .optional(Location::Query, "since", &mut errors);
+                let day: Option<jiff::civil::Date> = raw
+                    .optional(Location::Query, "day", &mut errors);
+                let related: Option<Vec<uuid::Uuid>> = raw
+                    .array(Location::Query, "related", false, &mut errors);
+                let x_client_ip: Option<std::net::Ipv4Addr> = raw
+                    .optional(Location::Header, "X-Client-Ip", &mut errors);
+                let x_peer: Option<std::net::Ipv6Addr> = raw
+                    .optional(Location::Header, "X-Peer", &mut errors);
+                let owner: Option<String> = raw
+                    .optional(Location::Query, "owner", &mut errors);
+                let out = &mut errors;
+                if let Some(value) = &owner {
+                    let at = "query/owner";
+                    validate::check_format(value, "email", at, out);
+                }
+                let Some(id) = id else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                GetEventParams {
+                    id,
+                    since,
+                    day,
+                    related,
+                    x_client_ip,
+                    x_peer,
+                    owner,
+                }
             };
-            errors.check()?;
-            GetEventParams {
-                id,
-                since,
-                day,
-                related,
-                x_client_ip,
-                x_peer,
-                owner,
-            }
-        };
-        let ctx = RequestContext::new("getEvent", scheme, parts);
-        let outcome = A::get_event(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("getEvent", scheme, parts);
+            let outcome = A::get_event(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `PUT /events/{id}`: see [`FormatsApi::put_event`].
+/// `PUT /events/{id}`: see [`FormatsApi::put_event`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "events")]
 fn handle_put_event<A: FormatsApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_put_event(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `putEvent` request, then calls the implementation.
-#[cfg(feature = "events")]
-fn serve_put_event<A: FormatsApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    mut parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let id: Option<uuid::Uuid> = raw.required(Location::Path, "id", &mut errors);
-            let Some(id) = id else {
-                return Err(errors.into_problem());
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, mut parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let id: Option<uuid::Uuid> = raw
+                    .required(Location::Path, "id", &mut errors);
+                let Some(id) = id else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                PutEventParams { id }
             };
+            let body = body::read_json::<types::Event>(&parts, body, body_limit, true)
+                .await?;
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let mut errors = Violations::new();
+            body.validate("", &mut errors);
             errors.check()?;
-            PutEventParams { id }
-        };
-        let body = body::read_json::<types::Event>(&parts, body, body_limit, true)
-            .await?;
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let mut errors = Violations::new();
-        body.validate("", &mut errors);
-        errors.check()?;
-        let ctx = RequestContext::new("putEvent", scheme, parts);
-        let outcome = A::put_event(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("putEvent", scheme, parts);
+            let outcome = A::put_event(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
 #[cfg(feature = "events")]

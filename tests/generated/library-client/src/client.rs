@@ -330,7 +330,7 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, &path, "", JSON, "application/json", &body)
+            .send_body(&OPERATION, &path, "", JSON, "application/json", Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[201], Raw::json)
     }

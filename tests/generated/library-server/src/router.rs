@@ -24,7 +24,6 @@ use crate::runtime::context::RequestContext;
 use crate::runtime::testing::TestServer;
 use crate::runtime::cors::DocumentCors;
 use crate::runtime::layer;
-use crate::runtime::layer::Runtime;
 use crate::runtime::layer::ServerConfig;
 use crate::runtime::params;
 use crate::runtime::params::Location;
@@ -38,7 +37,6 @@ use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
 use crate::runtime::ratelimit::Quota;
 use crate::runtime::ratelimit::RateLimitPolicy;
-use axum::body::Body;
 use axum::extract::Request;
 use axum::response::Response;
 use axum::routing;
@@ -157,206 +155,178 @@ pub fn rate_limit_policy() -> RateLimitPolicy {
     }
 }
 
-/// `GET /books`: see [`LendingLibraryApi::search_books`].
+/// `GET /books`: see [`LendingLibraryApi::search_books`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "books")]
 fn handle_search_books<A: LendingLibraryApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_search_books(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["libraryKey"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let format: Option<Vec<types::Format>> = raw
+                    .array(Location::Query, "format", true, &mut errors);
+                let available: Option<bool> = raw
+                    .optional(Location::Query, "available", &mut errors);
+                let min_rating: Option<f64> = raw
+                    .optional(Location::Query, "minRating", &mut errors);
+                let x_request_id: Option<String> = raw
+                    .optional(Location::Header, "X-Request-Id", &mut errors);
+                let out = &mut errors;
+                if let Some(value) = &min_rating {
+                    let at = "query/minRating";
+                    validate::check_minimum(*value, 0.0, false, at, out);
+                    validate::check_maximum(*value, 5.0, false, at, out);
+                }
+                errors.check()?;
+                SearchBooksParams {
+                    format,
+                    available,
+                    min_rating,
+                    x_request_id,
+                }
+            };
+            let ctx = RequestContext::new("searchBooks", scheme, parts);
+            let outcome = A::search_books(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `searchBooks` request, then calls the implementation.
-#[cfg(feature = "books")]
-fn serve_search_books<A: LendingLibraryApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["libraryKey"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let format: Option<Vec<types::Format>> = raw
-                .array(Location::Query, "format", true, &mut errors);
-            let available: Option<bool> = raw
-                .optional(Location::Query, "available", &mut errors);
-            let min_rating: Option<f64> = raw
-                .optional(Location::Query, "minRating", &mut errors);
-            let x_request_id: Option<String> = raw
-                .optional(Location::Header, "X-Request-Id", &mut errors);
-            let out = &mut errors;
-            if let Some(value) = &min_rating {
-                let at = "query/minRating";
-                validate::check_minimum(*value, 0.0, false, at, out);
-                validate::check_maximum(*value, 5.0, false, at, out);
-            }
-            errors.check()?;
-            SearchBooksParams {
-                format,
-                available,
-                min_rating,
-                x_request_id,
-            }
-        };
-        let ctx = RequestContext::new("searchBooks", scheme, parts);
-        let outcome = A::search_books(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /books/{isbn}`: see [`LendingLibraryApi::get_books_isbn`].
+/// `GET /books/{isbn}`: see [`LendingLibraryApi::get_books_isbn`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "books")]
 fn handle_get_books_isbn<A: LendingLibraryApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_get_books_isbn(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `get_books_isbn` request, then calls the implementation.
-#[cfg(feature = "books")]
-fn serve_get_books_isbn<A: LendingLibraryApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["libraryKey"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let isbn: Option<String> = raw.required(Location::Path, "isbn", &mut errors);
-            let Some(isbn) = isbn else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["libraryKey"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let isbn: Option<String> = raw
+                    .required(Location::Path, "isbn", &mut errors);
+                let Some(isbn) = isbn else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                GetBooksIsbnParams { isbn }
             };
-            errors.check()?;
-            GetBooksIsbnParams { isbn }
-        };
-        let ctx = RequestContext::new("get_books_isbn", scheme, parts);
-        let outcome = A::get_books_isbn(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("get_books_isbn", scheme, parts);
+            let outcome = A::get_books_isbn(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `DELETE /books/{isbn}`: see [`LendingLibraryApi::withdraw_book`].
+/// `DELETE /books/{isbn}`: see [`LendingLibraryApi::withdraw_book`]. Authorizes, reads and checks
+/// the request,
+/// then calls the implementation.
 #[cfg(feature = "books")]
 fn handle_withdraw_book<A: LendingLibraryApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_withdraw_book(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `withdrawBook` request, then calls the implementation.
-#[cfg(feature = "books")]
-fn serve_withdraw_book<A: LendingLibraryApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["libraryKey"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let isbn: Option<String> = raw.required(Location::Path, "isbn", &mut errors);
-            let Some(isbn) = isbn else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["libraryKey"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let isbn: Option<String> = raw
+                    .required(Location::Path, "isbn", &mut errors);
+                let Some(isbn) = isbn else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                WithdrawBookParams { isbn }
             };
-            errors.check()?;
-            WithdrawBookParams { isbn }
-        };
-        let ctx = RequestContext::new("withdrawBook", scheme, parts);
-        let outcome = A::withdraw_book(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("withdrawBook", scheme, parts);
+            let outcome = A::withdraw_book(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `POST /members/{memberId}/loans`: see [`LendingLibraryApi::lend_book`].
+/// `POST /members/{memberId}/loans`: see [`LendingLibraryApi::lend_book`]. Authorizes, reads and
+/// checks the request,
+/// then calls the implementation.
 #[cfg(feature = "members")]
 fn handle_lend_book<A: LendingLibraryApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_lend_book(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `lendBook` request, then calls the implementation.
-#[cfg(feature = "members")]
-fn serve_lend_book<A: LendingLibraryApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    mut parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["libraryKey"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let member_id: Option<i64> = raw
-                .required(Location::Path, "memberId", &mut errors);
-            let out = &mut errors;
-            if let Some(value) = &member_id {
-                let at = "path/memberId";
-                validate::check_minimum(*value, 1, false, at, out);
-            }
-            let Some(member_id) = member_id else {
-                return Err(errors.into_problem());
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, mut parts, body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["libraryKey"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let member_id: Option<i64> = raw
+                    .required(Location::Path, "memberId", &mut errors);
+                let out = &mut errors;
+                if let Some(value) = &member_id {
+                    let at = "path/memberId";
+                    validate::check_minimum(*value, 1, false, at, out);
+                }
+                let Some(member_id) = member_id else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                LendBookParams { member_id }
             };
+            let body = {
+                static SCHEMA: Held = Held::new(
+                    &crate::document::DOCUMENT,
+                    "/paths/~1members~1{memberId}~1loans/post/requestBody/content/application~1json/schema",
+                    false,
+                );
+                body::read_json_held::<
+                    types::LoanRequest,
+                >(&parts, body, body_limit, true, &SCHEMA)
+                    .await?
+            };
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let mut errors = Violations::new();
+            body.validate("", &mut errors);
             errors.check()?;
-            LendBookParams { member_id }
-        };
-        let body = {
-            static SCHEMA: Held = Held::new(
-                &crate::document::DOCUMENT,
-                "/paths/~1members~1{memberId}~1loans/post/requestBody/content/application~1json/schema",
-                false,
-            );
-            body::read_json_held::<
-                types::LoanRequest,
-            >(&parts, body, body_limit, true, &SCHEMA)
-                .await?
-        };
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let mut errors = Violations::new();
-        body.validate("", &mut errors);
-        errors.check()?;
-        let ctx = RequestContext::new("lendBook", scheme, parts);
-        let outcome = A::lend_book(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("lendBook", scheme, parts);
+            let outcome = A::lend_book(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
 #[cfg(feature = "books")]

@@ -48,6 +48,7 @@ use crate::runtime::params::Location;
 use crate::runtime::params::RawParams;
 use crate::runtime::params::PathParams;
 use crate::runtime::problem::Problem;
+use crate::runtime::response;
 use crate::runtime::schema::Held;
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
@@ -218,244 +219,187 @@ pub async fn test_server<A: Oas31Api>(
     TestServer::start(app, &config, &base).await
 }
 
-/// `POST /records`: see [`Oas31Api::add_record`].
+/// `POST /records`: see [`Oas31Api::add_record`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "records")]
 fn handle_add_record<A: Oas31Api>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_add_record(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = AddRecordParams {};
+            let body = {
+                static SCHEMA: Held = Held::new(
+                    &crate::document::DOCUMENT,
+                    "/paths/~1records/post/requestBody/content/application~1json/schema",
+                    true,
+                );
+                body::read_json_held::<
+                    types::Record,
+                >(&parts, body, body_limit, true, &SCHEMA)
+                    .await?
+            };
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let mut errors = Violations::new();
+            body.validate("", &mut errors);
+            errors.check()?;
+            let ctx = RequestContext::new("addRecord", scheme, parts);
+            let outcome = A::add_record(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `addRecord` request, then calls the implementation.
-#[cfg(feature = "records")]
-fn serve_add_record<A: Oas31Api>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = AddRecordParams {};
-        let body = {
-            static SCHEMA: Held = Held::new(
-                &crate::document::DOCUMENT,
-                "/paths/~1records/post/requestBody/content/application~1json/schema",
-                true,
-            );
-            body::read_json_held::<
-                types::Record,
-            >(&parts, body, body_limit, true, &SCHEMA)
-                .await?
-        };
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let mut errors = Violations::new();
-        body.validate("", &mut errors);
-        errors.check()?;
-        let ctx = RequestContext::new("addRecord", scheme, parts);
-        let outcome = A::add_record(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `PUT /labels`: see [`Oas31Api::put_labels`].
+/// `PUT /labels`: see [`Oas31Api::put_labels`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "labels")]
 fn handle_put_labels<A: Oas31Api>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_put_labels(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = PutLabelsParams {};
+            let body = {
+                static SCHEMA: Held = Held::new(
+                    &crate::document::DOCUMENT,
+                    "/paths/~1labels/put/requestBody/content/application~1json/schema",
+                    true,
+                );
+                body::read_json_held::<
+                    types::Labels,
+                >(&parts, body, body_limit, true, &SCHEMA)
+                    .await?
+            };
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let mut errors = Violations::new();
+            body.validate("", &mut errors);
+            errors.check()?;
+            let ctx = RequestContext::new("putLabels", scheme, parts);
+            let outcome = A::put_labels(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `putLabels` request, then calls the implementation.
-#[cfg(feature = "labels")]
-fn serve_put_labels<A: Oas31Api>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = PutLabelsParams {};
-        let body = {
-            static SCHEMA: Held = Held::new(
-                &crate::document::DOCUMENT,
-                "/paths/~1labels/put/requestBody/content/application~1json/schema",
-                true,
-            );
-            body::read_json_held::<
-                types::Labels,
-            >(&parts, body, body_limit, true, &SCHEMA)
-                .await?
-        };
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let mut errors = Violations::new();
-        body.validate("", &mut errors);
-        errors.check()?;
-        let ctx = RequestContext::new("putLabels", scheme, parts);
-        let outcome = A::put_labels(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `POST /shipments`: see [`Oas31Api::add_shipment`].
+/// `POST /shipments`: see [`Oas31Api::add_shipment`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "shipments")]
 fn handle_add_shipment<A: Oas31Api>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_add_shipment(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = AddShipmentParams {};
+            let body = {
+                static SCHEMA: Held = Held::new(
+                    &crate::document::DOCUMENT,
+                    "/paths/~1shipments/post/requestBody/content/application~1json/schema",
+                    true,
+                );
+                body::read_json_held::<
+                    types::Shipment,
+                >(&parts, body, body_limit, true, &SCHEMA)
+                    .await?
+            };
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let mut errors = Violations::new();
+            body.validate("", &mut errors);
+            errors.check()?;
+            let ctx = RequestContext::new("addShipment", scheme, parts);
+            let outcome = A::add_shipment(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `addShipment` request, then calls the implementation.
-#[cfg(feature = "shipments")]
-fn serve_add_shipment<A: Oas31Api>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = AddShipmentParams {};
-        let body = {
-            static SCHEMA: Held = Held::new(
-                &crate::document::DOCUMENT,
-                "/paths/~1shipments/post/requestBody/content/application~1json/schema",
-                true,
-            );
-            body::read_json_held::<
-                types::Shipment,
-            >(&parts, body, body_limit, true, &SCHEMA)
-                .await?
-        };
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let mut errors = Violations::new();
-        body.validate("", &mut errors);
-        errors.check()?;
-        let ctx = RequestContext::new("addShipment", scheme, parts);
-        let outcome = A::add_shipment(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `POST /gates`: see [`Oas31Api::add_gate`].
+/// `POST /gates`: see [`Oas31Api::add_gate`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "gates")]
 fn handle_add_gate<A: Oas31Api>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_add_gate(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = AddGateParams {};
+            let body = {
+                static SCHEMA: Held = Held::new(
+                    &crate::document::DOCUMENT,
+                    "/paths/~1gates/post/requestBody/content/application~1json/schema",
+                    true,
+                );
+                body::read_json_held::<
+                    types::Gate,
+                >(&parts, body, body_limit, true, &SCHEMA)
+                    .await?
+            };
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let mut errors = Violations::new();
+            body.validate("", &mut errors);
+            errors.check()?;
+            let ctx = RequestContext::new("addGate", scheme, parts);
+            let outcome = A::add_gate(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `addGate` request, then calls the implementation.
-#[cfg(feature = "gates")]
-fn serve_add_gate<A: Oas31Api>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = AddGateParams {};
-        let body = {
-            static SCHEMA: Held = Held::new(
-                &crate::document::DOCUMENT,
-                "/paths/~1gates/post/requestBody/content/application~1json/schema",
-                true,
-            );
-            body::read_json_held::<types::Gate>(&parts, body, body_limit, true, &SCHEMA)
-                .await?
-        };
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let mut errors = Violations::new();
-        body.validate("", &mut errors);
-        errors.check()?;
-        let ctx = RequestContext::new("addGate", scheme, parts);
-        let outcome = A::add_gate(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /gate-log`: see [`Oas31Api::gate_log`].
+/// `GET /gate-log`: see [`Oas31Api::gate_log`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "gate-log")]
 fn handle_gate_log<A: Oas31Api>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_gate_log(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `gateLog` request, then calls the implementation.
-#[cfg(feature = "gate-log")]
-fn serve_gate_log<A: Oas31Api>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let gate: Option<String> = raw
-                .required(Location::Query, "gate", &mut errors);
-            let out = &mut errors;
-            if let Some(value) = &gate {
-                let at = "query/gate";
-                validate::check_max_length(value, 8, at, out);
-            }
-            let Some(gate) = gate else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let gate: Option<String> = raw
+                    .required(Location::Query, "gate", &mut errors);
+                let out = &mut errors;
+                if let Some(value) = &gate {
+                    let at = "query/gate";
+                    validate::check_max_length(value, 8, at, out);
+                }
+                let Some(gate) = gate else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                GateLogParams { gate }
             };
-            errors.check()?;
-            GateLogParams { gate }
-        };
-        let ctx = RequestContext::new("gateLog", scheme, parts);
-        let outcome = A::gate_log(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("gateLog", scheme, parts);
+            let outcome = A::gate_log(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
 /// `POST /gate-openings`: see [`Oas31Api::open_gate`].
@@ -532,458 +476,371 @@ fn serve_open_gate<A: Oas31Api>(
         };
         let ctx = RequestContext::new("openGate", scheme, parts);
         let outcome = A::open_gate(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
+        response::answer(outcome, |error| api.handle_error(&ctx, error))
     }
 }
 
-/// `POST /gate-notes`: see [`Oas31Api::add_gate_note`].
+/// `POST /gate-notes`: see [`Oas31Api::add_gate_note`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "gate-notes")]
 fn handle_add_gate_note<A: Oas31Api>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_add_gate_note(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = AddGateNoteParams {};
+            let body = {
+                static SCHEMA: Held = Held::new(
+                    &crate::document::DOCUMENT,
+                    "/paths/~1gate-notes/post/requestBody/content/application~1x-www-form-urlencoded/schema",
+                    true,
+                );
+                body::read_form_held::<
+                    types::AddGateNoteBody,
+                >(&parts, body, body_limit, true, &SCHEMA)
+                    .await?
+            };
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let mut errors = Violations::new();
+            body.validate("", &mut errors);
+            errors.check()?;
+            let ctx = RequestContext::new("addGateNote", scheme, parts);
+            let outcome = A::add_gate_note(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `addGateNote` request, then calls the implementation.
-#[cfg(feature = "gate-notes")]
-fn serve_add_gate_note<A: Oas31Api>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = AddGateNoteParams {};
-        let body = {
-            static SCHEMA: Held = Held::new(
-                &crate::document::DOCUMENT,
-                "/paths/~1gate-notes/post/requestBody/content/application~1x-www-form-urlencoded/schema",
-                true,
-            );
-            body::read_form_held::<
-                types::AddGateNoteBody,
-            >(&parts, body, body_limit, true, &SCHEMA)
-                .await?
-        };
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let mut errors = Violations::new();
-        body.validate("", &mut errors);
-        errors.check()?;
-        let ctx = RequestContext::new("addGateNote", scheme, parts);
-        let outcome = A::add_gate_note(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `POST /gate-photos`: see [`Oas31Api::add_gate_photo`].
+/// `POST /gate-photos`: see [`Oas31Api::add_gate_photo`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "gate-photos")]
 fn handle_add_gate_photo<A: Oas31Api>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_add_gate_photo(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = AddGatePhotoParams {};
+            let body = match body::read_multipart_as::<
+                types::AddGatePhotoBody,
+            >(&parts, body, body_limit, true)
+                .await?
+            {
+                Some((form, raw)) => {
+                    let mut errors = Violations::new();
+                    static SCHEMA: Held = Held::new(
+                        &crate::document::DOCUMENT,
+                        "/paths/~1gate-photos/post/requestBody/content/multipart~1form-data/schema",
+                        true,
+                    );
+                    SCHEMA.check_form(&form, "", &mut errors, true);
+                    errors.check()?;
+                    let mut errors = Violations::new();
+                    form.validate("", &mut errors);
+                    errors.check()?;
+                    Some(raw)
+                }
+                None => None,
+            };
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let ctx = RequestContext::new("addGatePhoto", scheme, parts);
+            let outcome = A::add_gate_photo(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `addGatePhoto` request, then calls the implementation.
-#[cfg(feature = "gate-photos")]
-fn serve_add_gate_photo<A: Oas31Api>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = AddGatePhotoParams {};
-        let body = match body::read_multipart_as::<
-            types::AddGatePhotoBody,
-        >(&parts, body, body_limit, true)
-            .await?
-        {
-            Some((form, raw)) => {
-                let mut errors = Violations::new();
-                static SCHEMA: Held = Held::new(
-                    &crate::document::DOCUMENT,
-                    "/paths/~1gate-photos/post/requestBody/content/multipart~1form-data/schema",
-                    true,
-                );
-                SCHEMA.check_form(&form, "", &mut errors, true);
-                errors.check()?;
-                let mut errors = Violations::new();
-                form.validate("", &mut errors);
-                errors.check()?;
-                Some(raw)
-            }
-            None => None,
-        };
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let ctx = RequestContext::new("addGatePhoto", scheme, parts);
-        let outcome = A::add_gate_photo(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `POST /gate-visits`: see [`Oas31Api::add_gate_visit`].
+/// `POST /gate-visits`: see [`Oas31Api::add_gate_visit`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "gate-visits")]
 fn handle_add_gate_visit<A: Oas31Api>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_add_gate_visit(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = AddGateVisitParams {};
+            let body = match body::read_multipart_as::<
+                types::AddGateVisitBody,
+            >(&parts, body, body_limit, true)
+                .await?
+            {
+                Some((form, raw)) => {
+                    let mut errors = Violations::new();
+                    static SCHEMA: Held = Held::new(
+                        &crate::document::DOCUMENT,
+                        "/paths/~1gate-visits/post/requestBody/content/multipart~1form-data/schema",
+                        true,
+                    );
+                    SCHEMA.check_form(&form, "", &mut errors, true);
+                    errors.check()?;
+                    errors.check()?;
+                    Some(raw)
+                }
+                None => None,
+            };
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let ctx = RequestContext::new("addGateVisit", scheme, parts);
+            let outcome = A::add_gate_visit(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `addGateVisit` request, then calls the implementation.
-#[cfg(feature = "gate-visits")]
-fn serve_add_gate_visit<A: Oas31Api>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = AddGateVisitParams {};
-        let body = match body::read_multipart_as::<
-            types::AddGateVisitBody,
-        >(&parts, body, body_limit, true)
-            .await?
-        {
-            Some((form, raw)) => {
-                let mut errors = Violations::new();
-                static SCHEMA: Held = Held::new(
-                    &crate::document::DOCUMENT,
-                    "/paths/~1gate-visits/post/requestBody/content/multipart~1form-data/schema",
-                    true,
-                );
-                SCHEMA.check_form(&form, "", &mut errors, true);
-                errors.check()?;
-                errors.check()?;
-                Some(raw)
-            }
-            None => None,
-        };
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let ctx = RequestContext::new("addGateVisit", scheme, parts);
-        let outcome = A::add_gate_visit(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /commands`: see [`Oas31Api::list_commands`].
+/// `GET /commands`: see [`Oas31Api::list_commands`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "commands")]
 fn handle_list_commands<A: Oas31Api>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_list_commands(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let status: Option<types::CommandStatus> = raw
+                    .optional(Location::Query, "status", &mut errors);
+                let out = &mut errors;
+                if let Some(value) = &status {
+                    let at = "query/status";
+                    static SCHEMA: Held = Held::new(
+                        &crate::document::DOCUMENT,
+                        "/paths/~1commands/get/parameters/0/schema",
+                        true,
+                    );
+                    SCHEMA.check_typed(value, at, out);
+                }
+                errors.check()?;
+                ListCommandsParams { status }
+            };
+            let ctx = RequestContext::new("listCommands", scheme, parts);
+            let outcome = A::list_commands(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `listCommands` request, then calls the implementation.
-#[cfg(feature = "commands")]
-fn serve_list_commands<A: Oas31Api>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let status: Option<types::CommandStatus> = raw
-                .optional(Location::Query, "status", &mut errors);
-            let out = &mut errors;
-            if let Some(value) = &status {
-                let at = "query/status";
-                static SCHEMA: Held = Held::new(
-                    &crate::document::DOCUMENT,
-                    "/paths/~1commands/get/parameters/0/schema",
-                    true,
-                );
-                SCHEMA.check_typed(value, at, out);
-            }
-            errors.check()?;
-            ListCommandsParams { status }
-        };
-        let ctx = RequestContext::new("listCommands", scheme, parts);
-        let outcome = A::list_commands(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `PUT /commands`: see [`Oas31Api::put_commands`].
+/// `PUT /commands`: see [`Oas31Api::put_commands`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "commands")]
 fn handle_put_commands<A: Oas31Api>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_put_commands(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `putCommands` request, then calls the implementation.
-#[cfg(feature = "commands")]
-fn serve_put_commands<A: Oas31Api>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = PutCommandsParams {};
-        let body = {
-            static SCHEMA: Held = Held::new(
-                &crate::document::DOCUMENT,
-                "/paths/~1commands/put/requestBody/content/application~1json/schema",
-                true,
-            );
-            body::read_json_held::<
-                Option<Vec<types::Command>>,
-            >(&parts, body, body_limit, true, &SCHEMA)
-                .await?
-        };
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let mut errors = Violations::new();
-        let value = &body;
-        {
-            if let Some(value) = value {
-                let out = &mut errors;
-                validate::check_max_items(value, 3, "body", out);
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = PutCommandsParams {};
+            let body = {
+                static SCHEMA: Held = Held::new(
+                    &crate::document::DOCUMENT,
+                    "/paths/~1commands/put/requestBody/content/application~1json/schema",
+                    true,
+                );
+                body::read_json_held::<
+                    Option<Vec<types::Command>>,
+                >(&parts, body, body_limit, true, &SCHEMA)
+                    .await?
+            };
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let mut errors = Violations::new();
+            let value = &body;
+            {
+                if let Some(value) = value {
+                    let out = &mut errors;
+                    validate::check_max_items(value, 3, "body", out);
+                }
             }
-        }
-        body.validate("", &mut errors);
-        errors.check()?;
-        let ctx = RequestContext::new("putCommands", scheme, parts);
-        let outcome = A::put_commands(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            body.validate("", &mut errors);
+            errors.check()?;
+            let ctx = RequestContext::new("putCommands", scheme, parts);
+            let outcome = A::put_commands(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `POST /reviews`: see [`Oas31Api::request_reviews`].
+/// `POST /reviews`: see [`Oas31Api::request_reviews`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "reviews")]
 fn handle_request_reviews<A: Oas31Api>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_request_reviews(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = RequestReviewsParams {};
+            let body = {
+                static SCHEMA: Held = Held::new(
+                    &crate::document::DOCUMENT,
+                    "/paths/~1reviews/post/requestBody/content/application~1json/schema",
+                    true,
+                );
+                body::read_json_held::<
+                    types::RequestReviewsBody,
+                >(&parts, body, body_limit, true, &SCHEMA)
+                    .await?
+            };
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let mut errors = Violations::new();
+            body.validate("", &mut errors);
+            errors.check()?;
+            let ctx = RequestContext::new("requestReviews", scheme, parts);
+            let outcome = A::request_reviews(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `requestReviews` request, then calls the implementation.
-#[cfg(feature = "reviews")]
-fn serve_request_reviews<A: Oas31Api>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = RequestReviewsParams {};
-        let body = {
-            static SCHEMA: Held = Held::new(
-                &crate::document::DOCUMENT,
-                "/paths/~1reviews/post/requestBody/content/application~1json/schema",
-                true,
-            );
-            body::read_json_held::<
-                types::RequestReviewsBody,
-            >(&parts, body, body_limit, true, &SCHEMA)
-                .await?
-        };
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let mut errors = Violations::new();
-        body.validate("", &mut errors);
-        errors.check()?;
-        let ctx = RequestContext::new("requestReviews", scheme, parts);
-        let outcome = A::request_reviews(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `PATCH /gist-files`: see [`Oas31Api::edit_gist_file`].
+/// `PATCH /gist-files`: see [`Oas31Api::edit_gist_file`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "gist-files")]
 fn handle_edit_gist_file<A: Oas31Api>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_edit_gist_file(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = EditGistFileParams {};
+            let body = {
+                static SCHEMA: Held = Held::new(
+                    &crate::document::DOCUMENT,
+                    "/paths/~1gist-files/patch/requestBody/content/application~1json/schema",
+                    true,
+                );
+                body::read_json_held::<
+                    types::EditGistFileBody,
+                >(&parts, body, body_limit, true, &SCHEMA)
+                    .await?
+            };
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let mut errors = Violations::new();
+            body.validate("", &mut errors);
+            errors.check()?;
+            let ctx = RequestContext::new("editGistFile", scheme, parts);
+            let outcome = A::edit_gist_file(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `editGistFile` request, then calls the implementation.
-#[cfg(feature = "gist-files")]
-fn serve_edit_gist_file<A: Oas31Api>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = EditGistFileParams {};
-        let body = {
-            static SCHEMA: Held = Held::new(
-                &crate::document::DOCUMENT,
-                "/paths/~1gist-files/patch/requestBody/content/application~1json/schema",
-                true,
-            );
-            body::read_json_held::<
-                types::EditGistFileBody,
-            >(&parts, body, body_limit, true, &SCHEMA)
-                .await?
-        };
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let mut errors = Violations::new();
-        body.validate("", &mut errors);
-        errors.check()?;
-        let ctx = RequestContext::new("editGistFile", scheme, parts);
-        let outcome = A::edit_gist_file(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `POST /image-refs`: see [`Oas31Api::add_image_ref`].
+/// `POST /image-refs`: see [`Oas31Api::add_image_ref`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "image-refs")]
 fn handle_add_image_ref<A: Oas31Api>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_add_image_ref(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = AddImageRefParams {};
+            let body = {
+                static SCHEMA: Held = Held::new(
+                    &crate::document::DOCUMENT,
+                    "/paths/~1image-refs/post/requestBody/content/application~1json/schema",
+                    true,
+                );
+                body::read_json_held::<
+                    types::AddImageRefBody,
+                >(&parts, body, body_limit, true, &SCHEMA)
+                    .await?
+            };
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let mut errors = Violations::new();
+            body.validate("", &mut errors);
+            errors.check()?;
+            let ctx = RequestContext::new("addImageRef", scheme, parts);
+            let outcome = A::add_image_ref(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `addImageRef` request, then calls the implementation.
-#[cfg(feature = "image-refs")]
-fn serve_add_image_ref<A: Oas31Api>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = AddImageRefParams {};
-        let body = {
-            static SCHEMA: Held = Held::new(
-                &crate::document::DOCUMENT,
-                "/paths/~1image-refs/post/requestBody/content/application~1json/schema",
-                true,
-            );
-            body::read_json_held::<
-                types::AddImageRefBody,
-            >(&parts, body, body_limit, true, &SCHEMA)
-                .await?
-        };
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let mut errors = Violations::new();
-        body.validate("", &mut errors);
-        errors.check()?;
-        let ctx = RequestContext::new("addImageRef", scheme, parts);
-        let outcome = A::add_image_ref(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `PUT /moderation`: see [`Oas31Api::put_moderation`].
+/// `PUT /moderation`: see [`Oas31Api::put_moderation`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "moderation")]
 fn handle_put_moderation<A: Oas31Api>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_put_moderation(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `putModeration` request, then calls the implementation.
-#[cfg(feature = "moderation")]
-fn serve_put_moderation<A: Oas31Api>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = PutModerationParams {};
-        let body = {
-            let media = body::media_type(&parts).unwrap_or_default();
-            if body::media_type_matches(&media, &["multipart/form-data"]) {
-                match body::read_multipart_as::<
-                    std::collections::BTreeMap<String, String>,
-                >(&parts, body, body_limit, true)
-                    .await?
-                {
-                    Some((form, raw)) => {
-                        let mut errors = Violations::new();
-                        {
-                            let value = &form;
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = PutModerationParams {};
+            let body = {
+                let media = body::media_type(&parts).unwrap_or_default();
+                if body::media_type_matches(&media, &["multipart/form-data"]) {
+                    match body::read_multipart_as::<
+                        std::collections::BTreeMap<String, String>,
+                    >(&parts, body, body_limit, true)
+                        .await?
+                    {
+                        Some((form, raw)) => {
+                            let mut errors = Violations::new();
+                            {
+                                let value = &form;
+                                let out = &mut errors;
+                                validate::check_max_properties(value.len(), 2, "body", out);
+                                for (key, item) in value.iter() {
+                                    let at = validate::join("body", key);
+                                    validate::check_max_length(item, 5, &at, out);
+                                }
+                            }
+                            errors.check()?;
+                            Some(body::OrMultipart::Multipart(raw))
+                        }
+                        None => None,
+                    }
+                } else {
+                    let body = body::read_json::<
+                        std::collections::BTreeMap<String, String>,
+                    >(&parts, body, body_limit, true)
+                        .await?;
+                    let mut errors = Violations::new();
+                    let value = &body;
+                    {
+                        if let Some(value) = value {
                             let out = &mut errors;
                             validate::check_max_properties(value.len(), 2, "body", out);
                             for (key, item) in value.iter() {
@@ -991,40 +848,17 @@ fn serve_put_moderation<A: Oas31Api>(
                                 validate::check_max_length(item, 5, &at, out);
                             }
                         }
-                        errors.check()?;
-                        Some(body::OrMultipart::Multipart(raw))
                     }
-                    None => None,
+                    errors.check()?;
+                    body.map(body::OrMultipart::Typed)
                 }
-            } else {
-                let body = body::read_json::<
-                    std::collections::BTreeMap<String, String>,
-                >(&parts, body, body_limit, true)
-                    .await?;
-                let mut errors = Violations::new();
-                let value = &body;
-                {
-                    if let Some(value) = value {
-                        let out = &mut errors;
-                        validate::check_max_properties(value.len(), 2, "body", out);
-                        for (key, item) in value.iter() {
-                            let at = validate::join("body", key);
-                            validate::check_max_length(item, 5, &at, out);
-                        }
-                    }
-                }
-                errors.check()?;
-                body.map(body::OrMultipart::Typed)
-            }
-        };
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let ctx = RequestContext::new("putModeration", scheme, parts);
-        let outcome = A::put_moderation(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            };
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let ctx = RequestContext::new("putModeration", scheme, parts);
+            let outcome = A::put_moderation(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }

@@ -307,7 +307,14 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&operation, operation.path, "", JSON, "application/json", &body)
+            .send_body(
+                &operation,
+                operation.path,
+                "",
+                JSON,
+                "application/json",
+                Some(&body),
+            )
             .await?;
         self.transport.answer(&operation, raw, &[200], Raw::json)
     }

@@ -39,6 +39,7 @@ use crate::runtime::params::Location;
 use crate::runtime::params::RawParams;
 use crate::runtime::params::PathParams;
 use crate::runtime::problem::Problem;
+use crate::runtime::response;
 use crate::runtime::sunset::Retirement;
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
@@ -238,90 +239,76 @@ async fn dispatch_ticks_tick_id<A: TickerApi>(
     }
 }
 
-/// `GET /ticks`: see [`TickerApi::watch_ticks`].
+/// `GET /ticks`: see [`TickerApi::watch_ticks`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "ticks")]
 fn handle_watch_ticks<A: TickerApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_watch_ticks(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `watchTicks` request, then calls the implementation.
-#[cfg(feature = "ticks")]
-fn serve_watch_ticks<A: TickerApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let count: Option<i64> = raw.required(Location::Query, "count", &mut errors);
-            let out = &mut errors;
-            if let Some(value) = &count {
-                let at = "query/count";
-                validate::check_minimum(*value, 1, false, at, out);
-                validate::check_maximum(*value, 100, false, at, out);
-            }
-            let Some(count) = count else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let count: Option<i64> = raw
+                    .required(Location::Query, "count", &mut errors);
+                let out = &mut errors;
+                if let Some(value) = &count {
+                    let at = "query/count";
+                    validate::check_minimum(*value, 1, false, at, out);
+                    validate::check_maximum(*value, 100, false, at, out);
+                }
+                let Some(count) = count else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                WatchTicksParams { count }
             };
-            errors.check()?;
-            WatchTicksParams { count }
-        };
-        let ctx = RequestContext::new("watchTicks", scheme, parts);
-        let outcome = A::watch_ticks(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("watchTicks", scheme, parts);
+            let outcome = A::watch_ticks(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `QUERY /ticks`: see [`TickerApi::search_ticks`].
+/// `QUERY /ticks`: see [`TickerApi::search_ticks`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "ticks")]
 fn handle_search_ticks<A: TickerApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_search_ticks(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `searchTicks` request, then calls the implementation.
-#[cfg(feature = "ticks")]
-fn serve_search_ticks<A: TickerApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = SearchTicksParams {};
-        let body = body::read_json::<types::TickFilter>(&parts, body, body_limit, true)
-            .await?;
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let mut errors = Violations::new();
-        body.validate("", &mut errors);
-        errors.check()?;
-        let ctx = RequestContext::new("searchTicks", scheme, parts);
-        let outcome = A::search_ticks(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = SearchTicksParams {};
+            let body = body::read_json::<
+                types::TickFilter,
+            >(&parts, body, body_limit, true)
+                .await?;
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let mut errors = Violations::new();
+            body.validate("", &mut errors);
+            errors.check()?;
+            let ctx = RequestContext::new("searchTicks", scheme, parts);
+            let outcome = A::search_ticks(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
 /// `GET /ticks/lines`: see [`TickerApi::export_ticks`].
@@ -379,314 +366,242 @@ fn serve_export_ticks<A: TickerApi>(
         let ctx = RequestContext::new("exportTicks", scheme, parts);
         #[allow(deprecated)]
         let outcome = A::export_ticks(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
+        response::answer(outcome, |error| api.handle_error(&ctx, error))
     }
 }
 
-/// `GET /ticks/search`: see [`TickerApi::find_ticks`].
+/// `GET /ticks/search`: see [`TickerApi::find_ticks`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "ticks")]
 fn handle_find_ticks<A: TickerApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_find_ticks(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = FindTicksParams {};
+            let Some(filter) = params::query_string_form::<
+                types::TickFilter,
+            >(&parts, true)? else {
+                return Err(Problem::bad_request("the query string is required"));
+            };
+            let mut errors = Violations::new();
+            filter.validate("", &mut errors);
+            errors.check()?;
+            let ctx = RequestContext::new("findTicks", scheme, parts);
+            let outcome = A::find_ticks(&api, &ctx, params, filter).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `findTicks` request, then calls the implementation.
-#[cfg(feature = "ticks")]
-fn serve_find_ticks<A: TickerApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = FindTicksParams {};
-        let Some(filter) = params::query_string_form::<types::TickFilter>(&parts, true)?
-        else {
-            return Err(Problem::bad_request("the query string is required"));
-        };
-        let mut errors = Violations::new();
-        filter.validate("", &mut errors);
-        errors.check()?;
-        let ctx = RequestContext::new("findTicks", scheme, parts);
-        let outcome = A::find_ticks(&api, &ctx, params, filter).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /ticks/select`: see [`TickerApi::select_ticks`].
+/// `GET /ticks/select`: see [`TickerApi::select_ticks`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "ticks")]
 fn handle_select_ticks<A: TickerApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_select_ticks(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = SelectTicksParams {};
+            let selection = params::query_string_json::<
+                types::TickFilter,
+            >(&parts, false)?;
+            let mut errors = Violations::new();
+            if let Some(value) = &selection {
+                value.validate("", &mut errors);
+            }
+            errors.check()?;
+            let ctx = RequestContext::new("selectTicks", scheme, parts);
+            let outcome = A::select_ticks(&api, &ctx, params, selection).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `selectTicks` request, then calls the implementation.
-#[cfg(feature = "ticks")]
-fn serve_select_ticks<A: TickerApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = SelectTicksParams {};
-        let selection = params::query_string_json::<types::TickFilter>(&parts, false)?;
-        let mut errors = Violations::new();
-        if let Some(value) = &selection {
-            value.validate("", &mut errors);
-        }
-        errors.check()?;
-        let ctx = RequestContext::new("selectTicks", scheme, parts);
-        let outcome = A::select_ticks(&api, &ctx, params, selection).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /messages`: see [`TickerApi::watch_messages`].
+/// `GET /messages`: see [`TickerApi::watch_messages`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "messages")]
 fn handle_watch_messages<A: TickerApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_watch_messages(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = WatchMessagesParams {};
+            let ctx = RequestContext::new("watchMessages", scheme, parts);
+            let outcome = A::watch_messages(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `watchMessages` request, then calls the implementation.
-#[cfg(feature = "messages")]
-fn serve_watch_messages<A: TickerApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = WatchMessagesParams {};
-        let ctx = RequestContext::new("watchMessages", scheme, parts);
-        let outcome = A::watch_messages(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /heartbeat`: see [`TickerApi::heartbeat`].
+/// `GET /heartbeat`: see [`TickerApi::heartbeat`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "heartbeat")]
 fn handle_heartbeat<A: TickerApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_heartbeat(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = HeartbeatParams {};
+            let ctx = RequestContext::new("heartbeat", scheme, parts);
+            let outcome = A::heartbeat(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `heartbeat` request, then calls the implementation.
-#[cfg(feature = "heartbeat")]
-fn serve_heartbeat<A: TickerApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = HeartbeatParams {};
-        let ctx = RequestContext::new("heartbeat", scheme, parts);
-        let outcome = A::heartbeat(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `POST /ping`: see [`TickerApi::ping`].
+/// `POST /ping`: see [`TickerApi::ping`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "ping")]
 fn handle_ping<A: TickerApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_ping(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = PingParams {};
+            let ctx = RequestContext::new("ping", scheme, parts);
+            let outcome = A::ping(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `ping` request, then calls the implementation.
-#[cfg(feature = "ping")]
-fn serve_ping<A: TickerApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = PingParams {};
-        let ctx = RequestContext::new("ping", scheme, parts);
-        let outcome = A::ping(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /session`: see [`TickerApi::who_am_i`].
+/// `GET /session`: see [`TickerApi::who_am_i`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "session")]
 fn handle_who_am_i<A: TickerApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_who_am_i(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `whoAmI` request, then calls the implementation.
-#[cfg(feature = "session")]
-fn serve_who_am_i<A: TickerApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let session: Option<String> = raw
-                .required_cookie_as_sent("session", &mut errors);
-            let theme: Option<String> = raw
-                .optional(Location::Cookie, "theme", &mut errors);
-            let Some(session) = session else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let session: Option<String> = raw
+                    .required_cookie_as_sent("session", &mut errors);
+                let theme: Option<String> = raw
+                    .optional(Location::Cookie, "theme", &mut errors);
+                let Some(session) = session else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                WhoAmIParams { session, theme }
             };
-            errors.check()?;
-            WhoAmIParams { session, theme }
-        };
-        let ctx = RequestContext::new("whoAmI", scheme, parts);
-        let outcome = A::who_am_i(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("whoAmI", scheme, parts);
+            let outcome = A::who_am_i(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `GET /ticks/{tickId}`: see [`TickerApi::get_tick`].
+/// `GET /ticks/{tickId}`: see [`TickerApi::get_tick`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "ticks")]
 fn handle_get_tick<A: TickerApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_get_tick(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `getTick` request, then calls the implementation.
-#[cfg(feature = "ticks")]
-fn serve_get_tick<A: TickerApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let tick_id: Option<i64> = raw
-                .required(Location::Path, "tickId", &mut errors);
-            let out = &mut errors;
-            if let Some(value) = &tick_id {
-                let at = "path/tickId";
-                validate::check_minimum(*value, 0, false, at, out);
-            }
-            let Some(tick_id) = tick_id else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let tick_id: Option<i64> = raw
+                    .required(Location::Path, "tickId", &mut errors);
+                let out = &mut errors;
+                if let Some(value) = &tick_id {
+                    let at = "path/tickId";
+                    validate::check_minimum(*value, 0, false, at, out);
+                }
+                let Some(tick_id) = tick_id else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                GetTickParams { tick_id }
             };
-            errors.check()?;
-            GetTickParams { tick_id }
-        };
-        let ctx = RequestContext::new("getTick", scheme, parts);
-        let outcome = A::get_tick(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("getTick", scheme, parts);
+            let outcome = A::get_tick(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `PURGE /ticks/{tickId}`: see [`TickerApi::purge_tick`].
+/// `PURGE /ticks/{tickId}`: see [`TickerApi::purge_tick`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "ticks")]
 fn handle_purge_tick<A: TickerApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_purge_tick(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `purgeTick` request, then calls the implementation.
-#[cfg(feature = "ticks")]
-fn serve_purge_tick<A: TickerApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let tick_id: Option<i64> = raw
-                .required(Location::Path, "tickId", &mut errors);
-            let out = &mut errors;
-            if let Some(value) = &tick_id {
-                let at = "path/tickId";
-                validate::check_minimum(*value, 0, false, at, out);
-            }
-            let Some(tick_id) = tick_id else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let tick_id: Option<i64> = raw
+                    .required(Location::Path, "tickId", &mut errors);
+                let out = &mut errors;
+                if let Some(value) = &tick_id {
+                    let at = "path/tickId";
+                    validate::check_minimum(*value, 0, false, at, out);
+                }
+                let Some(tick_id) = tick_id else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                PurgeTickParams { tick_id }
             };
-            errors.check()?;
-            PurgeTickParams { tick_id }
-        };
-        let ctx = RequestContext::new("purgeTick", scheme, parts);
-        let outcome = A::purge_tick(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("purgeTick", scheme, parts);
+            let outcome = A::purge_tick(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }

@@ -28,7 +28,6 @@ use crate::runtime::context::RequestContext;
 use crate::runtime::testing::TestServer;
 use crate::runtime::cors::DocumentCors;
 use crate::runtime::layer;
-use crate::runtime::layer::Runtime;
 use crate::runtime::layer::ServerConfig;
 use crate::runtime::params;
 use crate::runtime::params::Location;
@@ -38,7 +37,6 @@ use crate::runtime::problem::Problem;
 use crate::runtime::response;
 use crate::runtime::validate;
 use crate::runtime::validate::Violations;
-use axum::body::Body;
 use axum::extract::Request;
 use axum::response::Response;
 use axum::routing;
@@ -119,188 +117,149 @@ pub async fn test_server<A: PagingApi>(
     TestServer::start(app, &config, &base).await
 }
 
-/// `GET /dropshot/items`: see [`PagingApi::dropshot_items`].
+/// `GET /dropshot/items`: see [`PagingApi::dropshot_items`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "dropshot")]
 fn handle_dropshot_items<A: PagingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_dropshot_items(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let limit: Option<u32> = raw
+                    .optional(Location::Query, "limit", &mut errors);
+                let page_token: Option<String> = raw
+                    .optional(Location::Query, "page_token", &mut errors);
+                let kind: Option<String> = raw
+                    .optional(Location::Query, "kind", &mut errors);
+                let out = &mut errors;
+                if let Some(value) = &limit {
+                    let at = "query/limit";
+                    validate::check_minimum(*value, 1, false, at, out);
+                }
+                errors.check()?;
+                DropshotItemsParams {
+                    limit,
+                    page_token,
+                    kind,
+                }
+            };
+            let ctx = RequestContext::new("dropshotItems", scheme, parts);
+            let outcome = A::dropshot_items(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `dropshotItems` request, then calls the implementation.
-#[cfg(feature = "dropshot")]
-fn serve_dropshot_items<A: PagingApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let limit: Option<u32> = raw.optional(Location::Query, "limit", &mut errors);
-            let page_token: Option<String> = raw
-                .optional(Location::Query, "page_token", &mut errors);
-            let kind: Option<String> = raw
-                .optional(Location::Query, "kind", &mut errors);
-            let out = &mut errors;
-            if let Some(value) = &limit {
-                let at = "query/limit";
-                validate::check_minimum(*value, 1, false, at, out);
-            }
-            errors.check()?;
-            DropshotItemsParams {
-                limit,
-                page_token,
-                kind,
-            }
-        };
-        let ctx = RequestContext::new("dropshotItems", scheme, parts);
-        let outcome = A::dropshot_items(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /cursor/items`: see [`PagingApi::cursor_items`].
+/// `GET /cursor/items`: see [`PagingApi::cursor_items`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "cursor")]
 fn handle_cursor_items<A: PagingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_cursor_items(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let page_token: Option<String> = raw
+                    .optional(Location::Query, "pageToken", &mut errors);
+                let page_size: Option<i32> = raw
+                    .optional(Location::Query, "pageSize", &mut errors);
+                let kind: Option<String> = raw
+                    .optional(Location::Query, "kind", &mut errors);
+                errors.check()?;
+                CursorItemsParams {
+                    page_token,
+                    page_size,
+                    kind,
+                }
+            };
+            let ctx = RequestContext::new("cursorItems", scheme, parts);
+            let outcome = A::cursor_items(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `cursorItems` request, then calls the implementation.
-#[cfg(feature = "cursor")]
-fn serve_cursor_items<A: PagingApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let page_token: Option<String> = raw
-                .optional(Location::Query, "pageToken", &mut errors);
-            let page_size: Option<i32> = raw
-                .optional(Location::Query, "pageSize", &mut errors);
-            let kind: Option<String> = raw
-                .optional(Location::Query, "kind", &mut errors);
-            errors.check()?;
-            CursorItemsParams {
-                page_token,
-                page_size,
-                kind,
-            }
-        };
-        let ctx = RequestContext::new("cursorItems", scheme, parts);
-        let outcome = A::cursor_items(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /after/items`: see [`PagingApi::after_items`].
+/// `GET /after/items`: see [`PagingApi::after_items`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "after")]
 fn handle_after_items<A: PagingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_after_items(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let after: Option<String> = raw
+                    .optional(Location::Query, "after", &mut errors);
+                let limit: Option<i32> = raw
+                    .optional(Location::Query, "limit", &mut errors);
+                errors.check()?;
+                AfterItemsParams { after, limit }
+            };
+            let ctx = RequestContext::new("afterItems", scheme, parts);
+            let outcome = A::after_items(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `afterItems` request, then calls the implementation.
-#[cfg(feature = "after")]
-fn serve_after_items<A: PagingApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let after: Option<String> = raw
-                .optional(Location::Query, "after", &mut errors);
-            let limit: Option<i32> = raw.optional(Location::Query, "limit", &mut errors);
-            errors.check()?;
-            AfterItemsParams { after, limit }
-        };
-        let ctx = RequestContext::new("afterItems", scheme, parts);
-        let outcome = A::after_items(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /link/{shelf}/items`: see [`PagingApi::link_items`].
+/// `GET /link/{shelf}/items`: see [`PagingApi::link_items`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "link")]
 fn handle_link_items<A: PagingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_link_items(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `linkItems` request, then calls the implementation.
-#[cfg(feature = "link")]
-fn serve_link_items<A: PagingApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let shelf: Option<String> = raw
-                .required(Location::Path, "shelf", &mut errors);
-            let page: Option<i32> = raw.optional(Location::Query, "page", &mut errors);
-            let per_page: Option<i32> = raw
-                .optional(Location::Query, "per_page", &mut errors);
-            let Some(shelf) = shelf else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let shelf: Option<String> = raw
+                    .required(Location::Path, "shelf", &mut errors);
+                let page: Option<i32> = raw
+                    .optional(Location::Query, "page", &mut errors);
+                let per_page: Option<i32> = raw
+                    .optional(Location::Query, "per_page", &mut errors);
+                let Some(shelf) = shelf else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                LinkItemsParams {
+                    shelf,
+                    page,
+                    per_page,
+                }
             };
-            errors.check()?;
-            LinkItemsParams {
-                shelf,
-                page,
-                per_page,
-            }
-        };
-        let ctx = RequestContext::new("linkItems", scheme, parts);
-        let outcome = A::link_items(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("linkItems", scheme, parts);
+            let outcome = A::link_items(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
 #[cfg(feature = "link")]

@@ -435,7 +435,14 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, OPERATION.path, "", JSON, "application/json", &body)
+            .send_body(
+                &OPERATION,
+                OPERATION.path,
+                "",
+                JSON,
+                "application/json",
+                Some(&body),
+            )
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
@@ -457,7 +464,14 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, "/responses", &query, JSON, "application/json", &body)
+            .send_body(
+                &OPERATION,
+                "/responses",
+                &query,
+                JSON,
+                "application/json",
+                Some(&body),
+            )
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }

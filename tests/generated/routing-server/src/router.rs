@@ -36,18 +36,17 @@ use crate::runtime::context::RequestContext;
 use crate::runtime::testing::TestServer;
 use crate::runtime::cors::DocumentCors;
 use crate::runtime::layer;
-use crate::runtime::layer::Runtime;
 use crate::runtime::layer::ServerConfig;
 use crate::runtime::params;
 use crate::runtime::params::Location;
 use crate::runtime::params::RawParams;
 use crate::runtime::problem::Problem;
+use crate::runtime::response;
 use crate::runtime::route;
 use crate::runtime::route::PathPattern;
 use crate::runtime::route::Piece;
 use crate::runtime::validate;
 use crate::runtime::validate::Violations;
-use axum::body::Body;
 use axum::extract::Request;
 use axum::response::Response;
 use axum::routing;
@@ -588,804 +587,673 @@ async fn dispatch_2010_04_01_accounts_account_sid<A: RoutingApi>(
     }
 }
 
-/// `GET /`: see [`RoutingApi::get_root`].
+/// `GET /`: see [`RoutingApi::get_root`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "root")]
 fn handle_get_root<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_get_root(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = GetRootParams {};
+            let ctx = RequestContext::new("getRoot", scheme, parts);
+            let outcome = A::get_root(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `getRoot` request, then calls the implementation.
-#[cfg(feature = "root")]
-fn serve_get_root<A: RoutingApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = GetRootParams {};
-        let ctx = RequestContext::new("getRoot", scheme, parts);
-        let outcome = A::get_root(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /Accounts.json`: see [`RoutingApi::list_accounts`].
+/// `GET /Accounts.json`: see [`RoutingApi::list_accounts`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "accounts-json")]
 fn handle_list_accounts<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_list_accounts(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = ListAccountsParams {};
+            let ctx = RequestContext::new("listAccounts", scheme, parts);
+            let outcome = A::list_accounts(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `listAccounts` request, then calls the implementation.
-#[cfg(feature = "accounts-json")]
-fn serve_list_accounts<A: RoutingApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = ListAccountsParams {};
-        let ctx = RequestContext::new("listAccounts", scheme, parts);
-        let outcome = A::list_accounts(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /Accounts/{Sid}.json`: see [`RoutingApi::get_account`].
+/// `GET /Accounts/{Sid}.json`: see [`RoutingApi::get_account`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "accounts")]
 fn handle_get_account<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_get_account(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `getAccount` request, then calls the implementation.
-#[cfg(feature = "accounts")]
-fn serve_get_account<A: RoutingApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = route::path_params(&mut parts, &PATH_GET_ACCOUNT).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let sid: Option<String> = raw.required(Location::Path, "Sid", &mut errors);
-            let out = &mut errors;
-            if let Some(value) = &sid {
-                let at = "path/Sid";
-                validate::check_pattern(value, "^AC", at, out);
-            }
-            let Some(sid) = sid else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = route::path_params(&mut parts, &PATH_GET_ACCOUNT).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let sid: Option<String> = raw
+                    .required(Location::Path, "Sid", &mut errors);
+                let out = &mut errors;
+                if let Some(value) = &sid {
+                    let at = "path/Sid";
+                    validate::check_pattern(value, "^AC", at, out);
+                }
+                let Some(sid) = sid else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                GetAccountParams { sid }
             };
-            errors.check()?;
-            GetAccountParams { sid }
-        };
-        let ctx = RequestContext::new("getAccount", scheme, parts);
-        let outcome = A::get_account(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("getAccount", scheme, parts);
+            let outcome = A::get_account(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `GET /Accounts/{AccountSid}/Calls/{Sid}.json`: see [`RoutingApi::get_call`].
+/// `GET /Accounts/{AccountSid}/Calls/{Sid}.json`: see [`RoutingApi::get_call`]. Authorizes, reads
+/// and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "accounts")]
 fn handle_get_call<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_get_call(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = route::path_params(&mut parts, &PATH_GET_CALL).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let account_sid: Option<String> = raw
+                    .required(Location::Path, "AccountSid", &mut errors);
+                let sid: Option<String> = raw
+                    .required(Location::Path, "Sid", &mut errors);
+                let Some(account_sid) = account_sid else {
+                    return Err(errors.into_problem());
+                };
+                let Some(sid) = sid else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                GetCallParams { account_sid, sid }
+            };
+            let ctx = RequestContext::new("getCall", scheme, parts);
+            let outcome = A::get_call(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `getCall` request, then calls the implementation.
-#[cfg(feature = "accounts")]
-fn serve_get_call<A: RoutingApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = route::path_params(&mut parts, &PATH_GET_CALL).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let account_sid: Option<String> = raw
-                .required(Location::Path, "AccountSid", &mut errors);
-            let sid: Option<String> = raw.required(Location::Path, "Sid", &mut errors);
-            let Some(account_sid) = account_sid else {
-                return Err(errors.into_problem());
-            };
-            let Some(sid) = sid else {
-                return Err(errors.into_problem());
-            };
-            errors.check()?;
-            GetCallParams { account_sid, sid }
-        };
-        let ctx = RequestContext::new("getCall", scheme, parts);
-        let outcome = A::get_call(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /files/{name}.{format}`: see [`RoutingApi::get_file_as`].
+/// `GET /files/{name}.{format}`: see [`RoutingApi::get_file_as`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "files")]
 fn handle_get_file_as<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_get_file_as(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = route::path_params(&mut parts, &PATH_GET_FILE_AS).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let name: Option<String> = raw
+                    .required(Location::Path, "name", &mut errors);
+                let format: Option<types::GetFileAsFormat> = raw
+                    .required(Location::Path, "format", &mut errors);
+                let Some(name) = name else {
+                    return Err(errors.into_problem());
+                };
+                let Some(format) = format else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                GetFileAsParams { name, format }
+            };
+            let ctx = RequestContext::new("getFileAs", scheme, parts);
+            let outcome = A::get_file_as(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `getFileAs` request, then calls the implementation.
-#[cfg(feature = "files")]
-fn serve_get_file_as<A: RoutingApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = route::path_params(&mut parts, &PATH_GET_FILE_AS).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let name: Option<String> = raw.required(Location::Path, "name", &mut errors);
-            let format: Option<types::GetFileAsFormat> = raw
-                .required(Location::Path, "format", &mut errors);
-            let Some(name) = name else {
-                return Err(errors.into_problem());
-            };
-            let Some(format) = format else {
-                return Err(errors.into_problem());
-            };
-            errors.check()?;
-            GetFileAsParams { name, format }
-        };
-        let ctx = RequestContext::new("getFileAs", scheme, parts);
-        let outcome = A::get_file_as(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /files/{id}`: see [`RoutingApi::get_file`].
+/// `GET /files/{id}`: see [`RoutingApi::get_file`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "files")]
 fn handle_get_file<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_get_file(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `getFile` request, then calls the implementation.
-#[cfg(feature = "files")]
-fn serve_get_file<A: RoutingApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = route::path_params(&mut parts, &PATH_GET_FILE).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let id: Option<i64> = raw.required(Location::Path, "id", &mut errors);
-            let Some(id) = id else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = route::path_params(&mut parts, &PATH_GET_FILE).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let id: Option<i64> = raw.required(Location::Path, "id", &mut errors);
+                let Some(id) = id else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                GetFileParams { id }
             };
-            errors.check()?;
-            GetFileParams { id }
-        };
-        let ctx = RequestContext::new("getFile", scheme, parts);
-        let outcome = A::get_file(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("getFile", scheme, parts);
+            let outcome = A::get_file(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `PUT /files/{id}`: see [`RoutingApi::put_file`].
+/// `PUT /files/{id}`: see [`RoutingApi::put_file`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "files")]
 fn handle_put_file<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_put_file(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `putFile` request, then calls the implementation.
-#[cfg(feature = "files")]
-fn serve_put_file<A: RoutingApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = route::path_params(&mut parts, &PATH_PUT_FILE).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let id: Option<i64> = raw.required(Location::Path, "id", &mut errors);
-            let Some(id) = id else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = route::path_params(&mut parts, &PATH_PUT_FILE).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let id: Option<i64> = raw.required(Location::Path, "id", &mut errors);
+                let Some(id) = id else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                PutFileParams { id }
             };
-            errors.check()?;
-            PutFileParams { id }
-        };
-        let ctx = RequestContext::new("putFile", scheme, parts);
-        let outcome = A::put_file(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("putFile", scheme, parts);
+            let outcome = A::put_file(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `GET /templates/{project_id}`: see [`RoutingApi::list_templates`].
+/// `GET /templates/{project_id}`: see [`RoutingApi::list_templates`]. Authorizes, reads and checks
+/// the request,
+/// then calls the implementation.
 #[cfg(feature = "templates")]
 fn handle_list_templates<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_list_templates(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `listTemplates` request, then calls the implementation.
-#[cfg(feature = "templates")]
-fn serve_list_templates<A: RoutingApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let project_id: Option<i64> = raw
-                .required(Location::Path, "project_id", &mut errors);
-            let Some(project_id) = project_id else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let project_id: Option<i64> = raw
+                    .required(Location::Path, "project_id", &mut errors);
+                let Some(project_id) = project_id else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                ListTemplatesParams { project_id }
             };
-            errors.check()?;
-            ListTemplatesParams { project_id }
-        };
-        let ctx = RequestContext::new("listTemplates", scheme, parts);
-        let outcome = A::list_templates(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("listTemplates", scheme, parts);
+            let outcome = A::list_templates(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `DELETE /templates/{template_name}`: see [`RoutingApi::delete_template`].
+/// `DELETE /templates/{template_name}`: see [`RoutingApi::delete_template`]. Authorizes, reads and
+/// checks the request,
+/// then calls the implementation.
 #[cfg(feature = "templates")]
 fn handle_delete_template<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_delete_template(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `deleteTemplate` request, then calls the implementation.
-#[cfg(feature = "templates")]
-fn serve_delete_template<A: RoutingApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = route::path_params(&mut parts, &PATH_DELETE_TEMPLATE).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let template_name: Option<String> = raw
-                .required(Location::Path, "template_name", &mut errors);
-            let Some(template_name) = template_name else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = route::path_params(&mut parts, &PATH_DELETE_TEMPLATE).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let template_name: Option<String> = raw
+                    .required(Location::Path, "template_name", &mut errors);
+                let Some(template_name) = template_name else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                DeleteTemplateParams {
+                    template_name,
+                }
             };
-            errors.check()?;
-            DeleteTemplateParams {
-                template_name,
-            }
-        };
-        let ctx = RequestContext::new("deleteTemplate", scheme, parts);
-        let outcome = A::delete_template(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("deleteTemplate", scheme, parts);
+            let outcome = A::delete_template(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
 /// `GET /templates/{template_name}/versions/{version}`: see [`RoutingApi::get_template_version`].
+/// Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "templates")]
 fn handle_get_template_version<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_get_template_version(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let template_name: Option<String> = raw
+                    .required(Location::Path, "template_name", &mut errors);
+                let version: Option<i64> = raw
+                    .required(Location::Path, "version", &mut errors);
+                let Some(template_name) = template_name else {
+                    return Err(errors.into_problem());
+                };
+                let Some(version) = version else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                GetTemplateVersionParams {
+                    template_name,
+                    version,
+                }
+            };
+            let ctx = RequestContext::new("getTemplateVersion", scheme, parts);
+            let outcome = A::get_template_version(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `getTemplateVersion` request, then calls the implementation.
-#[cfg(feature = "templates")]
-fn serve_get_template_version<A: RoutingApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let template_name: Option<String> = raw
-                .required(Location::Path, "template_name", &mut errors);
-            let version: Option<i64> = raw
-                .required(Location::Path, "version", &mut errors);
-            let Some(template_name) = template_name else {
-                return Err(errors.into_problem());
-            };
-            let Some(version) = version else {
-                return Err(errors.into_problem());
-            };
-            errors.check()?;
-            GetTemplateVersionParams {
-                template_name,
-                version,
-            }
-        };
-        let ctx = RequestContext::new("getTemplateVersion", scheme, parts);
-        let outcome = A::get_template_version(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /templates/{project_id}/versions`: see [`RoutingApi::list_template_versions`].
+/// `GET /templates/{project_id}/versions`: see [`RoutingApi::list_template_versions`]. Authorizes,
+/// reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "templates")]
 fn handle_list_template_versions<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_list_template_versions(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `listTemplateVersions` request, then calls the implementation.
-#[cfg(feature = "templates")]
-fn serve_list_template_versions<A: RoutingApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let project_id: Option<i64> = raw
-                .required(Location::Path, "project_id", &mut errors);
-            let Some(project_id) = project_id else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let project_id: Option<i64> = raw
+                    .required(Location::Path, "project_id", &mut errors);
+                let Some(project_id) = project_id else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                ListTemplateVersionsParams {
+                    project_id,
+                }
             };
-            errors.check()?;
-            ListTemplateVersionsParams {
-                project_id,
-            }
-        };
-        let ctx = RequestContext::new("listTemplateVersions", scheme, parts);
-        let outcome = A::list_template_versions(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("listTemplateVersions", scheme, parts);
+            let outcome = A::list_template_versions(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `POST /jobs/{name}:cancel`: see [`RoutingApi::cancel_job`].
+/// `POST /jobs/{name}:cancel`: see [`RoutingApi::cancel_job`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "jobs")]
 fn handle_cancel_job<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_cancel_job(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `cancelJob` request, then calls the implementation.
-#[cfg(feature = "jobs")]
-fn serve_cancel_job<A: RoutingApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = route::path_params(&mut parts, &PATH_CANCEL_JOB).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let name: Option<String> = raw.required(Location::Path, "name", &mut errors);
-            let Some(name) = name else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = route::path_params(&mut parts, &PATH_CANCEL_JOB).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let name: Option<String> = raw
+                    .required(Location::Path, "name", &mut errors);
+                let Some(name) = name else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                CancelJobParams { name }
             };
-            errors.check()?;
-            CancelJobParams { name }
-        };
-        let ctx = RequestContext::new("cancelJob", scheme, parts);
-        let outcome = A::cancel_job(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("cancelJob", scheme, parts);
+            let outcome = A::cancel_job(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `POST /responses`: see [`RoutingApi::create_response`].
+/// `POST /responses`: see [`RoutingApi::create_response`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "responses")]
 fn handle_create_response<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_create_response(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = CreateResponseParams {};
+            let body = body::read_json::<types::Echo>(&parts, body, body_limit, true)
+                .await?;
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let ctx = RequestContext::new("createResponse", scheme, parts);
+            let outcome = A::create_response(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `createResponse` request, then calls the implementation.
-#[cfg(feature = "responses")]
-fn serve_create_response<A: RoutingApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = CreateResponseParams {};
-        let body = body::read_json::<types::Echo>(&parts, body, body_limit, true).await?;
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let ctx = RequestContext::new("createResponse", scheme, parts);
-        let outcome = A::create_response(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `POST /responses?beta=true`: see [`RoutingApi::beta_create_response`].
+/// `POST /responses?beta=true`: see [`RoutingApi::beta_create_response`]. Authorizes, reads and
+/// checks the request,
+/// then calls the implementation.
 #[cfg(feature = "responses")]
 fn handle_beta_create_response<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_beta_create_response(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle_body(
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = BetaCreateResponseParams {};
+            let body = body::read_json::<types::Echo>(&parts, body, body_limit, true)
+                .await?;
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let ctx = RequestContext::new("betaCreateResponse", scheme, parts);
+            let outcome = A::beta_create_response(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `betaCreateResponse` request, then calls the implementation.
-#[cfg(feature = "responses")]
-fn serve_beta_create_response<A: RoutingApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = BetaCreateResponseParams {};
-        let body = body::read_json::<types::Echo>(&parts, body, body_limit, true).await?;
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let ctx = RequestContext::new("betaCreateResponse", scheme, parts);
-        let outcome = A::beta_create_response(&api, &ctx, params, body).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /responses/{response_id}?beta=true`: see [`RoutingApi::beta_get_response`].
+/// `GET /responses/{response_id}?beta=true`: see [`RoutingApi::beta_get_response`]. Authorizes,
+/// reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "responses")]
 fn handle_beta_get_response<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_beta_get_response(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `betaGetResponse` request, then calls the implementation.
-#[cfg(feature = "responses")]
-fn serve_beta_get_response<A: RoutingApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let response_id: Option<String> = raw
-                .required(Location::Path, "response_id", &mut errors);
-            let include: Option<String> = raw
-                .optional(Location::Query, "include", &mut errors);
-            let Some(response_id) = response_id else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let response_id: Option<String> = raw
+                    .required(Location::Path, "response_id", &mut errors);
+                let include: Option<String> = raw
+                    .optional(Location::Query, "include", &mut errors);
+                let Some(response_id) = response_id else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                BetaGetResponseParams {
+                    response_id,
+                    include,
+                }
             };
-            errors.check()?;
-            BetaGetResponseParams {
-                response_id,
-                include,
-            }
-        };
-        let ctx = RequestContext::new("betaGetResponse", scheme, parts);
-        let outcome = A::beta_get_response(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("betaGetResponse", scheme, parts);
+            let outcome = A::beta_get_response(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
 /// `DELETE /responses/{response_id}?beta=true`: see [`RoutingApi::beta_delete_response`].
+/// Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "responses")]
 fn handle_beta_delete_response<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_beta_delete_response(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `betaDeleteResponse` request, then calls the implementation.
-#[cfg(feature = "responses")]
-fn serve_beta_delete_response<A: RoutingApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let response_id: Option<String> = raw
-                .required(Location::Path, "response_id", &mut errors);
-            let Some(response_id) = response_id else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let response_id: Option<String> = raw
+                    .required(Location::Path, "response_id", &mut errors);
+                let Some(response_id) = response_id else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                BetaDeleteResponseParams {
+                    response_id,
+                }
             };
-            errors.check()?;
-            BetaDeleteResponseParams {
-                response_id,
-            }
-        };
-        let ctx = RequestContext::new("betaDeleteResponse", scheme, parts);
-        let outcome = A::beta_delete_response(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("betaDeleteResponse", scheme, parts);
+            let outcome = A::beta_delete_response(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `GET /responses/{response_id}`: see [`RoutingApi::get_response`].
+/// `GET /responses/{response_id}`: see [`RoutingApi::get_response`]. Authorizes, reads and checks
+/// the request,
+/// then calls the implementation.
 #[cfg(feature = "responses")]
 fn handle_get_response<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_get_response(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `getResponse` request, then calls the implementation.
-#[cfg(feature = "responses")]
-fn serve_get_response<A: RoutingApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let response_id: Option<String> = raw
-                .required(Location::Path, "response_id", &mut errors);
-            let include: Option<String> = raw
-                .optional(Location::Query, "include", &mut errors);
-            let Some(response_id) = response_id else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let response_id: Option<String> = raw
+                    .required(Location::Path, "response_id", &mut errors);
+                let include: Option<String> = raw
+                    .optional(Location::Query, "include", &mut errors);
+                let Some(response_id) = response_id else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                GetResponseParams {
+                    response_id,
+                    include,
+                }
             };
-            errors.check()?;
-            GetResponseParams {
-                response_id,
-                include,
-            }
-        };
-        let ctx = RequestContext::new("getResponse", scheme, parts);
-        let outcome = A::get_response(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("getResponse", scheme, parts);
+            let outcome = A::get_response(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `GET /pairs/{a}/{b}/{a}`: see [`RoutingApi::get_pair`].
+/// `GET /pairs/{a}/{b}/{a}`: see [`RoutingApi::get_pair`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "pairs")]
 fn handle_get_pair<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_get_pair(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = route::path_params(&mut parts, &PATH_GET_PAIR).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let a: Option<String> = raw.required(Location::Path, "a", &mut errors);
+                let b: Option<i64> = raw.required(Location::Path, "b", &mut errors);
+                let Some(a) = a else {
+                    return Err(errors.into_problem());
+                };
+                let Some(b) = b else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                GetPairParams { a, b }
+            };
+            let ctx = RequestContext::new("getPair", scheme, parts);
+            let outcome = A::get_pair(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `getPair` request, then calls the implementation.
-#[cfg(feature = "pairs")]
-fn serve_get_pair<A: RoutingApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = route::path_params(&mut parts, &PATH_GET_PAIR).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let a: Option<String> = raw.required(Location::Path, "a", &mut errors);
-            let b: Option<i64> = raw.required(Location::Path, "b", &mut errors);
-            let Some(a) = a else {
-                return Err(errors.into_problem());
-            };
-            let Some(b) = b else {
-                return Err(errors.into_problem());
-            };
-            errors.check()?;
-            GetPairParams { a, b }
-        };
-        let ctx = RequestContext::new("getPair", scheme, parts);
-        let outcome = A::get_pair(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /2010-04-01/Accounts/{AccountSid}.json`: see [`RoutingApi::get_dated_account`].
+/// `GET /2010-04-01/Accounts/{AccountSid}.json`: see [`RoutingApi::get_dated_account`]. Authorizes,
+/// reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "2010-04-01")]
 fn handle_get_dated_account<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_get_dated_account(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `getDatedAccount` request, then calls the implementation.
-#[cfg(feature = "2010-04-01")]
-fn serve_get_dated_account<A: RoutingApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = route::path_params(&mut parts, &PATH_GET_DATED_ACCOUNT).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let account_sid: Option<String> = raw
-                .required(Location::Path, "AccountSid", &mut errors);
-            let Some(account_sid) = account_sid else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = route::path_params(&mut parts, &PATH_GET_DATED_ACCOUNT)
+                    .await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let account_sid: Option<String> = raw
+                    .required(Location::Path, "AccountSid", &mut errors);
+                let Some(account_sid) = account_sid else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                GetDatedAccountParams {
+                    account_sid,
+                }
             };
-            errors.check()?;
-            GetDatedAccountParams {
-                account_sid,
-            }
-        };
-        let ctx = RequestContext::new("getDatedAccount", scheme, parts);
-        let outcome = A::get_dated_account(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("getDatedAccount", scheme, parts);
+            let outcome = A::get_dated_account(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }

@@ -24,7 +24,6 @@ use crate::runtime::context::RequestContext;
 use crate::runtime::testing::TestServer;
 use crate::runtime::cors::DocumentCors;
 use crate::runtime::layer;
-use crate::runtime::layer::Runtime;
 use crate::runtime::layer::ServerConfig;
 use crate::runtime::params;
 use crate::runtime::params::Location;
@@ -32,9 +31,8 @@ use crate::runtime::params::RawParams;
 use crate::runtime::params::ObjectQuery;
 use crate::runtime::params::Style;
 use crate::runtime::params::PathParams;
-use crate::runtime::problem::Problem;
+use crate::runtime::response;
 use crate::runtime::validate::Violations;
-use axum::body::Body;
 use axum::extract::Request;
 use axum::response::Response;
 use axum::routing;
@@ -220,983 +218,821 @@ pub async fn test_server<A: StylesApi>(
     TestServer::start(app, &config, &base).await
 }
 
-/// `GET /path/simple/{color}/{colors}/{rgb}`: see [`StylesApi::path_simple`].
+/// `GET /path/simple/{color}/{colors}/{rgb}`: see [`StylesApi::path_simple`]. Authorizes, reads and
+/// checks the request,
+/// then calls the implementation.
 #[cfg(feature = "path")]
 fn handle_path_simple<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_path_simple(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `pathSimple` request, then calls the implementation.
-#[cfg(feature = "path")]
-fn serve_path_simple<A: StylesApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let color: Option<String> = raw
-                .required(Location::Path, "color", &mut errors);
-            let colors: Option<Vec<String>> = raw
-                .required_array(Location::Path, "colors", false, &mut errors);
-            let rgb: Option<types::Rgb> = raw
-                .styled_object(
-                    Location::Path,
-                    "rgb",
-                    Style::Simple,
-                    false,
-                    true,
-                    &mut errors,
-                );
-            let Some(color) = color else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let color: Option<String> = raw
+                    .required(Location::Path, "color", &mut errors);
+                let colors: Option<Vec<String>> = raw
+                    .required_array(Location::Path, "colors", false, &mut errors);
+                let rgb: Option<types::Rgb> = raw
+                    .styled_object(
+                        Location::Path,
+                        "rgb",
+                        Style::Simple,
+                        false,
+                        true,
+                        &mut errors,
+                    );
+                let Some(color) = color else {
+                    return Err(errors.into_problem());
+                };
+                let Some(colors) = colors else {
+                    return Err(errors.into_problem());
+                };
+                let Some(rgb) = rgb else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                PathSimpleParams {
+                    color,
+                    colors,
+                    rgb,
+                }
             };
-            let Some(colors) = colors else {
-                return Err(errors.into_problem());
-            };
-            let Some(rgb) = rgb else {
-                return Err(errors.into_problem());
-            };
-            errors.check()?;
-            PathSimpleParams {
-                color,
-                colors,
-                rgb,
-            }
-        };
-        let ctx = RequestContext::new("pathSimple", scheme, parts);
-        let outcome = A::path_simple(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("pathSimple", scheme, parts);
+            let outcome = A::path_simple(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
 /// `GET /path/simple-exploded/{color}/{colors}/{rgb}`: see [`StylesApi::path_simple_exploded`].
+/// Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "path")]
 fn handle_path_simple_exploded<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_path_simple_exploded(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let color: Option<String> = raw
+                    .required(Location::Path, "color", &mut errors);
+                let colors: Option<Vec<String>> = raw
+                    .required_array(Location::Path, "colors", true, &mut errors);
+                let rgb: Option<types::Rgb> = raw
+                    .styled_object(
+                        Location::Path,
+                        "rgb",
+                        Style::Simple,
+                        true,
+                        true,
+                        &mut errors,
+                    );
+                let Some(color) = color else {
+                    return Err(errors.into_problem());
+                };
+                let Some(colors) = colors else {
+                    return Err(errors.into_problem());
+                };
+                let Some(rgb) = rgb else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                PathSimpleExplodedParams {
+                    color,
+                    colors,
+                    rgb,
+                }
+            };
+            let ctx = RequestContext::new("pathSimpleExploded", scheme, parts);
+            let outcome = A::path_simple_exploded(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `pathSimpleExploded` request, then calls the implementation.
-#[cfg(feature = "path")]
-fn serve_path_simple_exploded<A: StylesApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let color: Option<String> = raw
-                .required(Location::Path, "color", &mut errors);
-            let colors: Option<Vec<String>> = raw
-                .required_array(Location::Path, "colors", true, &mut errors);
-            let rgb: Option<types::Rgb> = raw
-                .styled_object(
-                    Location::Path,
-                    "rgb",
-                    Style::Simple,
-                    true,
-                    true,
-                    &mut errors,
-                );
-            let Some(color) = color else {
-                return Err(errors.into_problem());
-            };
-            let Some(colors) = colors else {
-                return Err(errors.into_problem());
-            };
-            let Some(rgb) = rgb else {
-                return Err(errors.into_problem());
-            };
-            errors.check()?;
-            PathSimpleExplodedParams {
-                color,
-                colors,
-                rgb,
-            }
-        };
-        let ctx = RequestContext::new("pathSimpleExploded", scheme, parts);
-        let outcome = A::path_simple_exploded(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /path/label/{color}/{colors}/{rgb}`: see [`StylesApi::path_label`].
+/// `GET /path/label/{color}/{colors}/{rgb}`: see [`StylesApi::path_label`]. Authorizes, reads and
+/// checks the request,
+/// then calls the implementation.
 #[cfg(feature = "path")]
 fn handle_path_label<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_path_label(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `pathLabel` request, then calls the implementation.
-#[cfg(feature = "path")]
-fn serve_path_label<A: StylesApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let color: Option<String> = raw
-                .styled(Location::Path, "color", Style::Label, true, &mut errors);
-            let colors: Option<Vec<String>> = raw
-                .styled_array(
-                    Location::Path,
-                    "colors",
-                    Style::Label,
-                    false,
-                    true,
-                    &mut errors,
-                );
-            let rgb: Option<types::Rgb> = raw
-                .styled_object(
-                    Location::Path,
-                    "rgb",
-                    Style::Label,
-                    false,
-                    true,
-                    &mut errors,
-                );
-            let Some(color) = color else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let color: Option<String> = raw
+                    .styled(Location::Path, "color", Style::Label, true, &mut errors);
+                let colors: Option<Vec<String>> = raw
+                    .styled_array(
+                        Location::Path,
+                        "colors",
+                        Style::Label,
+                        false,
+                        true,
+                        &mut errors,
+                    );
+                let rgb: Option<types::Rgb> = raw
+                    .styled_object(
+                        Location::Path,
+                        "rgb",
+                        Style::Label,
+                        false,
+                        true,
+                        &mut errors,
+                    );
+                let Some(color) = color else {
+                    return Err(errors.into_problem());
+                };
+                let Some(colors) = colors else {
+                    return Err(errors.into_problem());
+                };
+                let Some(rgb) = rgb else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                PathLabelParams {
+                    color,
+                    colors,
+                    rgb,
+                }
             };
-            let Some(colors) = colors else {
-                return Err(errors.into_problem());
-            };
-            let Some(rgb) = rgb else {
-                return Err(errors.into_problem());
-            };
-            errors.check()?;
-            PathLabelParams {
-                color,
-                colors,
-                rgb,
-            }
-        };
-        let ctx = RequestContext::new("pathLabel", scheme, parts);
-        let outcome = A::path_label(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("pathLabel", scheme, parts);
+            let outcome = A::path_label(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
 /// `GET /path/label-exploded/{color}/{colors}/{rgb}`: see [`StylesApi::path_label_exploded`].
+/// Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "path")]
 fn handle_path_label_exploded<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_path_label_exploded(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let color: Option<String> = raw
+                    .styled(Location::Path, "color", Style::Label, true, &mut errors);
+                let colors: Option<Vec<String>> = raw
+                    .styled_array(
+                        Location::Path,
+                        "colors",
+                        Style::Label,
+                        true,
+                        true,
+                        &mut errors,
+                    );
+                let rgb: Option<types::Rgb> = raw
+                    .styled_object(
+                        Location::Path,
+                        "rgb",
+                        Style::Label,
+                        true,
+                        true,
+                        &mut errors,
+                    );
+                let Some(color) = color else {
+                    return Err(errors.into_problem());
+                };
+                let Some(colors) = colors else {
+                    return Err(errors.into_problem());
+                };
+                let Some(rgb) = rgb else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                PathLabelExplodedParams {
+                    color,
+                    colors,
+                    rgb,
+                }
+            };
+            let ctx = RequestContext::new("pathLabelExploded", scheme, parts);
+            let outcome = A::path_label_exploded(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `pathLabelExploded` request, then calls the implementation.
-#[cfg(feature = "path")]
-fn serve_path_label_exploded<A: StylesApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let color: Option<String> = raw
-                .styled(Location::Path, "color", Style::Label, true, &mut errors);
-            let colors: Option<Vec<String>> = raw
-                .styled_array(
-                    Location::Path,
-                    "colors",
-                    Style::Label,
-                    true,
-                    true,
-                    &mut errors,
-                );
-            let rgb: Option<types::Rgb> = raw
-                .styled_object(
-                    Location::Path,
-                    "rgb",
-                    Style::Label,
-                    true,
-                    true,
-                    &mut errors,
-                );
-            let Some(color) = color else {
-                return Err(errors.into_problem());
-            };
-            let Some(colors) = colors else {
-                return Err(errors.into_problem());
-            };
-            let Some(rgb) = rgb else {
-                return Err(errors.into_problem());
-            };
-            errors.check()?;
-            PathLabelExplodedParams {
-                color,
-                colors,
-                rgb,
-            }
-        };
-        let ctx = RequestContext::new("pathLabelExploded", scheme, parts);
-        let outcome = A::path_label_exploded(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /path/matrix/{color}/{colors}/{rgb}`: see [`StylesApi::path_matrix`].
+/// `GET /path/matrix/{color}/{colors}/{rgb}`: see [`StylesApi::path_matrix`]. Authorizes, reads and
+/// checks the request,
+/// then calls the implementation.
 #[cfg(feature = "path")]
 fn handle_path_matrix<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_path_matrix(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `pathMatrix` request, then calls the implementation.
-#[cfg(feature = "path")]
-fn serve_path_matrix<A: StylesApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let color: Option<String> = raw
-                .styled(Location::Path, "color", Style::Matrix, true, &mut errors);
-            let colors: Option<Vec<String>> = raw
-                .styled_array(
-                    Location::Path,
-                    "colors",
-                    Style::Matrix,
-                    false,
-                    true,
-                    &mut errors,
-                );
-            let rgb: Option<types::Rgb> = raw
-                .styled_object(
-                    Location::Path,
-                    "rgb",
-                    Style::Matrix,
-                    false,
-                    true,
-                    &mut errors,
-                );
-            let Some(color) = color else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let color: Option<String> = raw
+                    .styled(Location::Path, "color", Style::Matrix, true, &mut errors);
+                let colors: Option<Vec<String>> = raw
+                    .styled_array(
+                        Location::Path,
+                        "colors",
+                        Style::Matrix,
+                        false,
+                        true,
+                        &mut errors,
+                    );
+                let rgb: Option<types::Rgb> = raw
+                    .styled_object(
+                        Location::Path,
+                        "rgb",
+                        Style::Matrix,
+                        false,
+                        true,
+                        &mut errors,
+                    );
+                let Some(color) = color else {
+                    return Err(errors.into_problem());
+                };
+                let Some(colors) = colors else {
+                    return Err(errors.into_problem());
+                };
+                let Some(rgb) = rgb else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                PathMatrixParams {
+                    color,
+                    colors,
+                    rgb,
+                }
             };
-            let Some(colors) = colors else {
-                return Err(errors.into_problem());
-            };
-            let Some(rgb) = rgb else {
-                return Err(errors.into_problem());
-            };
-            errors.check()?;
-            PathMatrixParams {
-                color,
-                colors,
-                rgb,
-            }
-        };
-        let ctx = RequestContext::new("pathMatrix", scheme, parts);
-        let outcome = A::path_matrix(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("pathMatrix", scheme, parts);
+            let outcome = A::path_matrix(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
 /// `GET /path/matrix-exploded/{color}/{colors}/{rgb}`: see [`StylesApi::path_matrix_exploded`].
+/// Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "path")]
 fn handle_path_matrix_exploded<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_path_matrix_exploded(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, mut parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                let color: Option<String> = raw
+                    .styled(Location::Path, "color", Style::Matrix, true, &mut errors);
+                let colors: Option<Vec<String>> = raw
+                    .styled_array(
+                        Location::Path,
+                        "colors",
+                        Style::Matrix,
+                        true,
+                        true,
+                        &mut errors,
+                    );
+                let rgb: Option<types::Rgb> = raw
+                    .styled_object(
+                        Location::Path,
+                        "rgb",
+                        Style::Matrix,
+                        true,
+                        true,
+                        &mut errors,
+                    );
+                let Some(color) = color else {
+                    return Err(errors.into_problem());
+                };
+                let Some(colors) = colors else {
+                    return Err(errors.into_problem());
+                };
+                let Some(rgb) = rgb else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                PathMatrixExplodedParams {
+                    color,
+                    colors,
+                    rgb,
+                }
+            };
+            let ctx = RequestContext::new("pathMatrixExploded", scheme, parts);
+            let outcome = A::path_matrix_exploded(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `pathMatrixExploded` request, then calls the implementation.
-#[cfg(feature = "path")]
-fn serve_path_matrix_exploded<A: StylesApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            let color: Option<String> = raw
-                .styled(Location::Path, "color", Style::Matrix, true, &mut errors);
-            let colors: Option<Vec<String>> = raw
-                .styled_array(
-                    Location::Path,
-                    "colors",
-                    Style::Matrix,
-                    true,
-                    true,
-                    &mut errors,
-                );
-            let rgb: Option<types::Rgb> = raw
-                .styled_object(
-                    Location::Path,
-                    "rgb",
-                    Style::Matrix,
-                    true,
-                    true,
-                    &mut errors,
-                );
-            let Some(color) = color else {
-                return Err(errors.into_problem());
-            };
-            let Some(colors) = colors else {
-                return Err(errors.into_problem());
-            };
-            let Some(rgb) = rgb else {
-                return Err(errors.into_problem());
-            };
-            errors.check()?;
-            PathMatrixExplodedParams {
-                color,
-                colors,
-                rgb,
-            }
-        };
-        let ctx = RequestContext::new("pathMatrixExploded", scheme, parts);
-        let outcome = A::path_matrix_exploded(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /query/form`: see [`StylesApi::query_form`].
+/// `GET /query/form`: see [`StylesApi::query_form`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "query")]
 fn handle_query_form<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_query_form(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let color: Option<String> = raw
+                    .required(Location::Query, "color", &mut errors);
+                let colors: Option<Vec<String>> = raw
+                    .required_array(Location::Query, "colors", false, &mut errors);
+                let rgb: Option<types::Rgb> = raw
+                    .object("rgb", ObjectQuery::Joined, true, &mut errors);
+                let Some(color) = color else {
+                    return Err(errors.into_problem());
+                };
+                let Some(colors) = colors else {
+                    return Err(errors.into_problem());
+                };
+                let Some(rgb) = rgb else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                QueryFormParams {
+                    color,
+                    colors,
+                    rgb,
+                }
+            };
+            let ctx = RequestContext::new("queryForm", scheme, parts);
+            let outcome = A::query_form(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `queryForm` request, then calls the implementation.
-#[cfg(feature = "query")]
-fn serve_query_form<A: StylesApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let color: Option<String> = raw
-                .required(Location::Query, "color", &mut errors);
-            let colors: Option<Vec<String>> = raw
-                .required_array(Location::Query, "colors", false, &mut errors);
-            let rgb: Option<types::Rgb> = raw
-                .object("rgb", ObjectQuery::Joined, true, &mut errors);
-            let Some(color) = color else {
-                return Err(errors.into_problem());
-            };
-            let Some(colors) = colors else {
-                return Err(errors.into_problem());
-            };
-            let Some(rgb) = rgb else {
-                return Err(errors.into_problem());
-            };
-            errors.check()?;
-            QueryFormParams {
-                color,
-                colors,
-                rgb,
-            }
-        };
-        let ctx = RequestContext::new("queryForm", scheme, parts);
-        let outcome = A::query_form(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /query/form-exploded`: see [`StylesApi::query_form_exploded`].
+/// `GET /query/form-exploded`: see [`StylesApi::query_form_exploded`]. Authorizes, reads and checks
+/// the request,
+/// then calls the implementation.
 #[cfg(feature = "query")]
 fn handle_query_form_exploded<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_query_form_exploded(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let color: Option<String> = raw
+                    .required(Location::Query, "color", &mut errors);
+                let colors: Option<Vec<String>> = raw
+                    .required_array(Location::Query, "colors", true, &mut errors);
+                let rgb: Option<types::Rgb> = raw
+                    .object(
+                        "rgb",
+                        ObjectQuery::Members(&["R", "G", "B"]),
+                        true,
+                        &mut errors,
+                    );
+                let Some(color) = color else {
+                    return Err(errors.into_problem());
+                };
+                let Some(colors) = colors else {
+                    return Err(errors.into_problem());
+                };
+                let Some(rgb) = rgb else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                QueryFormExplodedParams {
+                    color,
+                    colors,
+                    rgb,
+                }
+            };
+            let ctx = RequestContext::new("queryFormExploded", scheme, parts);
+            let outcome = A::query_form_exploded(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `queryFormExploded` request, then calls the implementation.
-#[cfg(feature = "query")]
-fn serve_query_form_exploded<A: StylesApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let color: Option<String> = raw
-                .required(Location::Query, "color", &mut errors);
-            let colors: Option<Vec<String>> = raw
-                .required_array(Location::Query, "colors", true, &mut errors);
-            let rgb: Option<types::Rgb> = raw
-                .object(
-                    "rgb",
-                    ObjectQuery::Members(&["R", "G", "B"]),
-                    true,
-                    &mut errors,
-                );
-            let Some(color) = color else {
-                return Err(errors.into_problem());
-            };
-            let Some(colors) = colors else {
-                return Err(errors.into_problem());
-            };
-            let Some(rgb) = rgb else {
-                return Err(errors.into_problem());
-            };
-            errors.check()?;
-            QueryFormExplodedParams {
-                color,
-                colors,
-                rgb,
-            }
-        };
-        let ctx = RequestContext::new("queryFormExploded", scheme, parts);
-        let outcome = A::query_form_exploded(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /query/reserved`: see [`StylesApi::query_reserved`].
+/// `GET /query/reserved`: see [`StylesApi::query_reserved`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "query")]
 fn handle_query_reserved<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_query_reserved(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let color: Option<String> = raw
+                    .required(Location::Query, "color", &mut errors);
+                let colors: Option<Vec<String>> = raw
+                    .required_array(Location::Query, "colors", false, &mut errors);
+                let rgb: Option<types::Rgb> = raw
+                    .object(
+                        "rgb",
+                        ObjectQuery::Members(&["R", "G", "B"]),
+                        true,
+                        &mut errors,
+                    );
+                let Some(color) = color else {
+                    return Err(errors.into_problem());
+                };
+                let Some(colors) = colors else {
+                    return Err(errors.into_problem());
+                };
+                let Some(rgb) = rgb else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                QueryReservedParams {
+                    color,
+                    colors,
+                    rgb,
+                }
+            };
+            let ctx = RequestContext::new("queryReserved", scheme, parts);
+            let outcome = A::query_reserved(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `queryReserved` request, then calls the implementation.
-#[cfg(feature = "query")]
-fn serve_query_reserved<A: StylesApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let color: Option<String> = raw
-                .required(Location::Query, "color", &mut errors);
-            let colors: Option<Vec<String>> = raw
-                .required_array(Location::Query, "colors", false, &mut errors);
-            let rgb: Option<types::Rgb> = raw
-                .object(
-                    "rgb",
-                    ObjectQuery::Members(&["R", "G", "B"]),
-                    true,
-                    &mut errors,
-                );
-            let Some(color) = color else {
-                return Err(errors.into_problem());
-            };
-            let Some(colors) = colors else {
-                return Err(errors.into_problem());
-            };
-            let Some(rgb) = rgb else {
-                return Err(errors.into_problem());
-            };
-            errors.check()?;
-            QueryReservedParams {
-                color,
-                colors,
-                rgb,
-            }
-        };
-        let ctx = RequestContext::new("queryReserved", scheme, parts);
-        let outcome = A::query_reserved(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /query/space`: see [`StylesApi::query_space_delimited`].
+/// `GET /query/space`: see [`StylesApi::query_space_delimited`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "query")]
 fn handle_query_space_delimited<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_query_space_delimited(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let colors: Option<Vec<String>> = raw
+                    .required_delimited_array(
+                        Location::Query,
+                        "colors",
+                        false,
+                        ' ',
+                        &mut errors,
+                    );
+                let rgb: Option<types::Rgb> = raw
+                    .styled_object(
+                        Location::Query,
+                        "rgb",
+                        Style::SpaceDelimited,
+                        false,
+                        true,
+                        &mut errors,
+                    );
+                let Some(colors) = colors else {
+                    return Err(errors.into_problem());
+                };
+                let Some(rgb) = rgb else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                QuerySpaceDelimitedParams {
+                    colors,
+                    rgb,
+                }
+            };
+            let ctx = RequestContext::new("querySpaceDelimited", scheme, parts);
+            let outcome = A::query_space_delimited(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `querySpaceDelimited` request, then calls the implementation.
-#[cfg(feature = "query")]
-fn serve_query_space_delimited<A: StylesApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let colors: Option<Vec<String>> = raw
-                .required_delimited_array(
-                    Location::Query,
-                    "colors",
-                    false,
-                    ' ',
-                    &mut errors,
-                );
-            let rgb: Option<types::Rgb> = raw
-                .styled_object(
-                    Location::Query,
-                    "rgb",
-                    Style::SpaceDelimited,
-                    false,
-                    true,
-                    &mut errors,
-                );
-            let Some(colors) = colors else {
-                return Err(errors.into_problem());
-            };
-            let Some(rgb) = rgb else {
-                return Err(errors.into_problem());
-            };
-            errors.check()?;
-            QuerySpaceDelimitedParams {
-                colors,
-                rgb,
-            }
-        };
-        let ctx = RequestContext::new("querySpaceDelimited", scheme, parts);
-        let outcome = A::query_space_delimited(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /query/pipe`: see [`StylesApi::query_pipe_delimited`].
+/// `GET /query/pipe`: see [`StylesApi::query_pipe_delimited`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "query")]
 fn handle_query_pipe_delimited<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_query_pipe_delimited(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let colors: Option<Vec<String>> = raw
+                    .required_delimited_array(
+                        Location::Query,
+                        "colors",
+                        false,
+                        '|',
+                        &mut errors,
+                    );
+                let rgb: Option<types::Rgb> = raw
+                    .styled_object(
+                        Location::Query,
+                        "rgb",
+                        Style::PipeDelimited,
+                        false,
+                        true,
+                        &mut errors,
+                    );
+                let Some(colors) = colors else {
+                    return Err(errors.into_problem());
+                };
+                let Some(rgb) = rgb else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                QueryPipeDelimitedParams {
+                    colors,
+                    rgb,
+                }
+            };
+            let ctx = RequestContext::new("queryPipeDelimited", scheme, parts);
+            let outcome = A::query_pipe_delimited(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `queryPipeDelimited` request, then calls the implementation.
-#[cfg(feature = "query")]
-fn serve_query_pipe_delimited<A: StylesApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let colors: Option<Vec<String>> = raw
-                .required_delimited_array(
-                    Location::Query,
-                    "colors",
-                    false,
-                    '|',
-                    &mut errors,
-                );
-            let rgb: Option<types::Rgb> = raw
-                .styled_object(
-                    Location::Query,
-                    "rgb",
-                    Style::PipeDelimited,
-                    false,
-                    true,
-                    &mut errors,
-                );
-            let Some(colors) = colors else {
-                return Err(errors.into_problem());
-            };
-            let Some(rgb) = rgb else {
-                return Err(errors.into_problem());
-            };
-            errors.check()?;
-            QueryPipeDelimitedParams {
-                colors,
-                rgb,
-            }
-        };
-        let ctx = RequestContext::new("queryPipeDelimited", scheme, parts);
-        let outcome = A::query_pipe_delimited(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /query/deep`: see [`StylesApi::query_deep_object`].
+/// `GET /query/deep`: see [`StylesApi::query_deep_object`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "query")]
 fn handle_query_deep_object<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_query_deep_object(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `queryDeepObject` request, then calls the implementation.
-#[cfg(feature = "query")]
-fn serve_query_deep_object<A: StylesApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let rgb: Option<types::Rgb> = raw
-                .object("rgb", ObjectQuery::Deep, true, &mut errors);
-            let Some(rgb) = rgb else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let rgb: Option<types::Rgb> = raw
+                    .object("rgb", ObjectQuery::Deep, true, &mut errors);
+                let Some(rgb) = rgb else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                QueryDeepObjectParams { rgb }
             };
-            errors.check()?;
-            QueryDeepObjectParams { rgb }
-        };
-        let ctx = RequestContext::new("queryDeepObject", scheme, parts);
-        let outcome = A::query_deep_object(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("queryDeepObject", scheme, parts);
+            let outcome = A::query_deep_object(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// `GET /header/simple`: see [`StylesApi::header_simple`].
+/// `GET /header/simple`: see [`StylesApi::header_simple`]. Authorizes, reads and checks the
+/// request,
+/// then calls the implementation.
 #[cfg(feature = "header")]
 fn handle_header_simple<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_header_simple(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let color: Option<String> = raw
+                    .required(Location::Header, "color", &mut errors);
+                let colors: Option<Vec<String>> = raw
+                    .required_array(Location::Header, "colors", false, &mut errors);
+                let rgb: Option<types::Rgb> = raw
+                    .styled_object(
+                        Location::Header,
+                        "rgb",
+                        Style::Simple,
+                        false,
+                        true,
+                        &mut errors,
+                    );
+                let Some(color) = color else {
+                    return Err(errors.into_problem());
+                };
+                let Some(colors) = colors else {
+                    return Err(errors.into_problem());
+                };
+                let Some(rgb) = rgb else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                HeaderSimpleParams {
+                    color,
+                    colors,
+                    rgb,
+                }
+            };
+            let ctx = RequestContext::new("headerSimple", scheme, parts);
+            let outcome = A::header_simple(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `headerSimple` request, then calls the implementation.
-#[cfg(feature = "header")]
-fn serve_header_simple<A: StylesApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let color: Option<String> = raw
-                .required(Location::Header, "color", &mut errors);
-            let colors: Option<Vec<String>> = raw
-                .required_array(Location::Header, "colors", false, &mut errors);
-            let rgb: Option<types::Rgb> = raw
-                .styled_object(
-                    Location::Header,
-                    "rgb",
-                    Style::Simple,
-                    false,
-                    true,
-                    &mut errors,
-                );
-            let Some(color) = color else {
-                return Err(errors.into_problem());
-            };
-            let Some(colors) = colors else {
-                return Err(errors.into_problem());
-            };
-            let Some(rgb) = rgb else {
-                return Err(errors.into_problem());
-            };
-            errors.check()?;
-            HeaderSimpleParams {
-                color,
-                colors,
-                rgb,
-            }
-        };
-        let ctx = RequestContext::new("headerSimple", scheme, parts);
-        let outcome = A::header_simple(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /header/simple-exploded`: see [`StylesApi::header_simple_exploded`].
+/// `GET /header/simple-exploded`: see [`StylesApi::header_simple_exploded`]. Authorizes, reads and
+/// checks the request,
+/// then calls the implementation.
 #[cfg(feature = "header")]
 fn handle_header_simple_exploded<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_header_simple_exploded(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let color: Option<String> = raw
+                    .required(Location::Header, "color", &mut errors);
+                let colors: Option<Vec<String>> = raw
+                    .required_array(Location::Header, "colors", true, &mut errors);
+                let rgb: Option<types::Rgb> = raw
+                    .styled_object(
+                        Location::Header,
+                        "rgb",
+                        Style::Simple,
+                        true,
+                        true,
+                        &mut errors,
+                    );
+                let Some(color) = color else {
+                    return Err(errors.into_problem());
+                };
+                let Some(colors) = colors else {
+                    return Err(errors.into_problem());
+                };
+                let Some(rgb) = rgb else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                HeaderSimpleExplodedParams {
+                    color,
+                    colors,
+                    rgb,
+                }
+            };
+            let ctx = RequestContext::new("headerSimpleExploded", scheme, parts);
+            let outcome = A::header_simple_exploded(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `headerSimpleExploded` request, then calls the implementation.
-#[cfg(feature = "header")]
-fn serve_header_simple_exploded<A: StylesApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let color: Option<String> = raw
-                .required(Location::Header, "color", &mut errors);
-            let colors: Option<Vec<String>> = raw
-                .required_array(Location::Header, "colors", true, &mut errors);
-            let rgb: Option<types::Rgb> = raw
-                .styled_object(
-                    Location::Header,
-                    "rgb",
-                    Style::Simple,
-                    true,
-                    true,
-                    &mut errors,
-                );
-            let Some(color) = color else {
-                return Err(errors.into_problem());
-            };
-            let Some(colors) = colors else {
-                return Err(errors.into_problem());
-            };
-            let Some(rgb) = rgb else {
-                return Err(errors.into_problem());
-            };
-            errors.check()?;
-            HeaderSimpleExplodedParams {
-                color,
-                colors,
-                rgb,
-            }
-        };
-        let ctx = RequestContext::new("headerSimpleExploded", scheme, parts);
-        let outcome = A::header_simple_exploded(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /cookie/form`: see [`StylesApi::cookie_form`].
+/// `GET /cookie/form`: see [`StylesApi::cookie_form`]. Authorizes, reads and checks the request,
+/// then calls the implementation.
 #[cfg(feature = "cookie")]
 fn handle_cookie_form<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_cookie_form(api, parts, body);
-    rt.reply_to(serve, &[])
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let color: Option<String> = raw
+                    .required(Location::Cookie, "color", &mut errors);
+                let colors: Option<Vec<String>> = raw
+                    .required_array(Location::Cookie, "colors", false, &mut errors);
+                let rgb: Option<types::Rgb> = raw
+                    .styled_object(
+                        Location::Cookie,
+                        "rgb",
+                        Style::Form,
+                        false,
+                        true,
+                        &mut errors,
+                    );
+                let Some(color) = color else {
+                    return Err(errors.into_problem());
+                };
+                let Some(colors) = colors else {
+                    return Err(errors.into_problem());
+                };
+                let Some(rgb) = rgb else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                CookieFormParams {
+                    color,
+                    colors,
+                    rgb,
+                }
+            };
+            let ctx = RequestContext::new("cookieForm", scheme, parts);
+            let outcome = A::cookie_form(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
-/// Authorizes, reads and checks a `cookieForm` request, then calls the implementation.
-#[cfg(feature = "cookie")]
-fn serve_cookie_form<A: StylesApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let color: Option<String> = raw
-                .required(Location::Cookie, "color", &mut errors);
-            let colors: Option<Vec<String>> = raw
-                .required_array(Location::Cookie, "colors", false, &mut errors);
-            let rgb: Option<types::Rgb> = raw
-                .styled_object(
-                    Location::Cookie,
-                    "rgb",
-                    Style::Form,
-                    false,
-                    true,
-                    &mut errors,
-                );
-            let Some(color) = color else {
-                return Err(errors.into_problem());
-            };
-            let Some(colors) = colors else {
-                return Err(errors.into_problem());
-            };
-            let Some(rgb) = rgb else {
-                return Err(errors.into_problem());
-            };
-            errors.check()?;
-            CookieFormParams {
-                color,
-                colors,
-                rgb,
-            }
-        };
-        let ctx = RequestContext::new("cookieForm", scheme, parts);
-        let outcome = A::cookie_form(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
-}
-
-/// `GET /cookie/form-exploded`: see [`StylesApi::cookie_form_exploded`].
+/// `GET /cookie/form-exploded`: see [`StylesApi::cookie_form_exploded`]. Authorizes, reads and
+/// checks the request,
+/// then calls the implementation.
 #[cfg(feature = "cookie")]
 fn handle_cookie_form_exploded<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_cookie_form_exploded(api, parts, body);
-    rt.reply_to(serve, &[])
-}
-
-/// Authorizes, reads and checks a `cookieFormExploded` request, then calls the implementation.
-#[cfg(feature = "cookie")]
-fn serve_cookie_form_exploded<A: StylesApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let color: Option<String> = raw
-                .required(Location::Cookie, "color", &mut errors);
-            let colors: Option<Vec<String>> = raw
-                .required_array(Location::Cookie, "colors", true, &mut errors);
-            let Some(color) = color else {
-                return Err(errors.into_problem());
+    layer::handle(
+        api,
+        request,
+        |api, parts, _body| async move {
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let color: Option<String> = raw
+                    .required(Location::Cookie, "color", &mut errors);
+                let colors: Option<Vec<String>> = raw
+                    .required_array(Location::Cookie, "colors", true, &mut errors);
+                let Some(color) = color else {
+                    return Err(errors.into_problem());
+                };
+                let Some(colors) = colors else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                CookieFormExplodedParams {
+                    color,
+                    colors,
+                }
             };
-            let Some(colors) = colors else {
-                return Err(errors.into_problem());
-            };
-            errors.check()?;
-            CookieFormExplodedParams {
-                color,
-                colors,
-            }
-        };
-        let ctx = RequestContext::new("cookieFormExploded", scheme, parts);
-        let outcome = A::cookie_form_exploded(&api, &ctx, params).await;
-        match outcome {
-            Ok(response) => response.into_http(),
-            Err(error) => Err(api.handle_error(&ctx, error)),
-        }
-    }
+            let ctx = RequestContext::new("cookieFormExploded", scheme, parts);
+            let outcome = A::cookie_form_exploded(&api, &ctx, params).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }

@@ -219,7 +219,14 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, OPERATION.path, "", None, "application/json", &body)
+            .send_body(
+                &OPERATION,
+                OPERATION.path,
+                "",
+                None,
+                "application/json",
+                Some(&body),
+            )
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
@@ -289,7 +296,7 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(&OPERATION, &path, "", None, "application/json", &body)
+            .send_body(&OPERATION, &path, "", None, "application/json", Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
