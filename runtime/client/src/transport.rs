@@ -362,23 +362,20 @@ impl Transport {
         content_type: &'static str,
         body: Option<&'a Bytes>,
     ) -> impl Future<Output = Result<Raw, SendError>> + 'a {
-        self.send(
-            op,
-            self.schemes,
-            move |http: &reqwest::Client, base: &str| {
-                let mut builder =
-                    http.request(op.method.clone(), super::request::url(base, path, query));
-                if let Some(accept) = accept {
-                    builder = builder.header(http::header::ACCEPT, header_value(accept));
-                }
-                if let Some(body) = body {
-                    builder = builder
-                        .header(http::header::CONTENT_TYPE, header_value(content_type))
-                        .body(body.clone());
-                }
-                builder
-            },
-        )
+        let build = move |http: &reqwest::Client, base: &str| {
+            let mut builder =
+                http.request(op.method.clone(), super::request::url(base, path, query));
+            if let Some(accept) = accept {
+                builder = builder.header(http::header::ACCEPT, header_value(accept));
+            }
+            if let Some(body) = body {
+                builder = builder
+                    .header(http::header::CONTENT_TYPE, header_value(content_type))
+                    .body(body.clone());
+            }
+            builder
+        };
+        async move { self.send_dyn(op, self.schemes, &build).await }
     }
 
     /// The answer of a call whose documented successes (`documented`, codes) are all read by
