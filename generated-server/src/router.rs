@@ -162,8 +162,8 @@ pub fn rate_limit_policy() -> RateLimitPolicy {
     }
 }
 
-/// `GET /pets`: see [`PetStoreApi::list_pets`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /pets`: see [`PetStoreApi::list_pets`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "pets")]
 fn handle_list_pets<A: PetStoreApi>(
     api: Arc<A>,

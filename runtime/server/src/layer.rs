@@ -483,6 +483,41 @@ where
     rt.reply_to(serve, &[])
 }
 
+/// [`handle`] for an operation whose error bodies differ from the document's (its problems
+/// are written in its own shapes, [`Runtime::problem_in`]).
+#[inline]
+pub fn handle_in<S, F>(
+    errors: &'static ErrorBodies,
+    state: S,
+    request: Request,
+    serve: impl FnOnce(S, Parts, axum::body::Body) -> F,
+) -> impl Future<Output = Response> + Send
+where
+    F: Future<Output = Result<Response, Problem>> + Send,
+{
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve(state, parts, body);
+    rt.reply_to_checked_in(errors, Ok(()), serve, &[])
+}
+
+/// [`handle_body`] for an operation whose error bodies differ from the document's.
+#[inline]
+pub fn handle_body_in<S, F>(
+    errors: &'static ErrorBodies,
+    state: S,
+    request: Request,
+    serve: impl FnOnce(S, usize, Parts, axum::body::Body) -> F,
+) -> impl Future<Output = Response> + Send
+where
+    F: Future<Output = Result<Response, Problem>> + Send,
+{
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve(state, rt.body_limit(), parts, body);
+    rt.reply_to_checked_in(errors, Ok(()), serve, &[])
+}
+
 /// The handler a route's dispatch function chose (generated for a route several path keys or
 /// methods share, whose [`Operation`] is not named): names the operation on the request's span
 /// and in its metrics, as [`Operation::named`] does for a route of its own.

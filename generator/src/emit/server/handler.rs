@@ -60,18 +60,23 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
     // `layer::handle` splits the request and replies, the closure reads and calls.
     if plain_entry(op) {
         let (entry, limit) = match &op.body {
-            Some(_) => (quote!(handle_body), quote!(body_limit,)),
-            None => (quote!(handle), quote!()),
+            Some(_) => ("handle_body", quote!(body_limit,)),
+            None => ("handle", quote!()),
         };
-        let docs = doc(&[
-            format!(
-                "`{} {}`: see [`{trait_ident}::{}`]. Authorizes, reads and checks the request,",
-                op.method,
-                op.path,
-                crate::naming::bare(&op.rust)
-            ),
-            "then calls the implementation.".into(),
-        ]);
+        // An operation whose error bodies are its own renders its problems with them.
+        let (entry, errors) = match &op.errors {
+            Some((errors, _)) => {
+                let errors = format_ident!("{errors}");
+                (format_ident!("{entry}_in"), Some(quote!(&#errors,)))
+            }
+            None => (format_ident!("{entry}"), None),
+        };
+        let docs = doc(&[format!(
+            "`{} {}`: see [`{trait_ident}::{}`]. Authorizes, reads and checks the request, then calls the implementation.",
+            op.method,
+            op.path,
+            crate::naming::bare(&op.rust)
+        )]);
         return quote! {
             #docs
             #non_snake
@@ -79,7 +84,7 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
                 api: Arc<A>,
                 request: Request,
             ) -> impl Future<Output = Response> + Send {
-                layer::#entry(api, request, |api, #limit #parts_mut, #body_var| async move {
+                layer::#entry(#errors api, request, |api, #limit #parts_mut, #body_var| async move {
                     let scheme = auth::authorize_scheme(parts.extensions.get(), &[#(#security),*])?;
                     #params
                     #query_string
@@ -135,11 +140,11 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
 }
 
 /// Whether the operation's handler has nothing to do before it serves the request: no
-/// sunset to check, no `Idempotency-Key` to store answers by, no headers or error bodies of
-/// its own (see [`entry_part`] for those).
+/// sunset to check, no `Idempotency-Key` to store answers by, no headers of its own (see
+/// [`entry_part`] for those). Its own error bodies, if any, the runtime's `handle_in` takes.
 fn plain_entry(op: &Operation) -> bool {
     let sunset = op.deprecated.as_ref().is_some_and(|d| d.sunset.is_some());
-    !sunset && op.idempotency_key.is_none() && op.errors.is_none() && op.extra_headers.is_empty()
+    !sunset && op.idempotency_key.is_none() && op.extra_headers.is_empty()
 }
 
 /// Reads every parameter (collecting each failure before the first return) and checks

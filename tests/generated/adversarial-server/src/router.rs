@@ -32,7 +32,6 @@ use crate::runtime::context::RequestContext;
 use crate::runtime::testing::TestServer;
 use crate::runtime::cors::DocumentCors;
 use crate::runtime::layer;
-use crate::runtime::layer::Runtime;
 use crate::runtime::layer::ServerConfig;
 use crate::runtime::params;
 use crate::runtime::params::Location;
@@ -47,7 +46,6 @@ use crate::runtime::schema::Held;
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
-use axum::body::Body;
 use axum::extract::Request;
 use axum::response::Response;
 use axum::routing;
@@ -401,8 +399,7 @@ const ERRORS_PLACEHOLDERS: ErrorBodies = ErrorBodies {
 };
 
 /// `GET /path/{path}/{raw}`: see [`AdversarialApi::path`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "path")]
 fn handle_path<A: AdversarialApi>(
     api: Arc<A>,
@@ -484,8 +481,7 @@ fn handle_path<A: AdversarialApi>(
 }
 
 /// `GET /cli/{client}`: see [`AdversarialApi::cli_locals`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "cli")]
 fn handle_cli_locals<A: AdversarialApi>(
     api: Arc<A>,
@@ -546,8 +542,8 @@ fn handle_cli_locals<A: AdversarialApi>(
     )
 }
 
-/// `POST /raw/{http}`: see [`AdversarialApi::raw`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `POST /raw/{http}`: see [`AdversarialApi::raw`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "raw")]
 fn handle_raw<A: AdversarialApi>(
     api: Arc<A>,
@@ -631,8 +627,7 @@ fn handle_raw<A: AdversarialApi>(
 }
 
 /// `GET /ops/handle-error`: see [`AdversarialApi::handle_error_2`]. Authorizes, reads and checks
-/// the request,
-/// then calls the implementation.
+/// the request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_handle_error_2<A: AdversarialApi>(
     api: Arc<A>,
@@ -725,8 +720,7 @@ fn handle_builder_2<A: AdversarialApi>(
 }
 
 /// `GET /ops/for-server`: see [`AdversarialApi::for_server_2`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_for_server_2<A: AdversarialApi>(
     api: Arc<A>,
@@ -749,8 +743,7 @@ fn handle_for_server_2<A: AdversarialApi>(
 }
 
 /// `GET /ops/base-url`: see [`AdversarialApi::base_url_2`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_base_url_2<A: AdversarialApi>(
     api: Arc<A>,
@@ -773,8 +766,7 @@ fn handle_base_url_2<A: AdversarialApi>(
 }
 
 /// `GET /ops/last-rate-limit`: see [`AdversarialApi::last_rate_limit_2`]. Authorizes, reads and
-/// checks the request,
-/// then calls the implementation.
+/// checks the request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_last_rate_limit_2<A: AdversarialApi>(
     api: Arc<A>,
@@ -820,8 +812,7 @@ fn handle_router<A: AdversarialApi>(
 }
 
 /// `GET /ops/rate-limit-policy`: see [`AdversarialApi::rate_limit_policy`]. Authorizes, reads and
-/// checks the request,
-/// then calls the implementation.
+/// checks the request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_rate_limit_policy<A: AdversarialApi>(
     api: Arc<A>,
@@ -844,8 +835,7 @@ fn handle_rate_limit_policy<A: AdversarialApi>(
 }
 
 /// `PUT /ops/serve-path`: see [`AdversarialApi::serve_path`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_serve_path<A: AdversarialApi>(
     api: Arc<A>,
@@ -867,8 +857,8 @@ fn handle_serve_path<A: AdversarialApi>(
     )
 }
 
-/// `GET /ops/api`: see [`AdversarialApi::api`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /ops/api`: see [`AdversarialApi::api`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_api<A: AdversarialApi>(
     api: Arc<A>,
@@ -936,8 +926,8 @@ fn handle_routes<A: AdversarialApi>(
     )
 }
 
-/// `DELETE /ops/type`: see [`AdversarialApi::type`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `DELETE /ops/type`: see [`AdversarialApi::type`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_type<A: AdversarialApi>(
     api: Arc<A>,
@@ -959,8 +949,8 @@ fn handle_type<A: AdversarialApi>(
     )
 }
 
-/// `GET /ops/self`: see [`AdversarialApi::self_`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /ops/self`: see [`AdversarialApi::self_`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_self_<A: AdversarialApi>(
     api: Arc<A>,
@@ -983,8 +973,7 @@ fn handle_self_<A: AdversarialApi>(
 }
 
 /// `GET /ops/super/{super}`: see [`AdversarialApi::super_`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_super_<A: AdversarialApi>(
     api: Arc<A>,
@@ -1019,8 +1008,8 @@ fn handle_super_<A: AdversarialApi>(
     )
 }
 
-/// `GET /ops/kinds`: see [`AdversarialApi::result`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /ops/kinds`: see [`AdversarialApi::result`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_result<A: AdversarialApi>(
     api: Arc<A>,
@@ -1061,8 +1050,7 @@ fn handle_result<A: AdversarialApi>(
 }
 
 /// `GET /ops/headers/internal`: see [`AdversarialApi::get_internal`]. Authorizes, reads and checks
-/// the request,
-/// then calls the implementation.
+/// the request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_get_internal<A: AdversarialApi>(
     api: Arc<A>,
@@ -1084,8 +1072,8 @@ fn handle_get_internal<A: AdversarialApi>(
     )
 }
 
-/// `GET /ops/headers`: see [`AdversarialApi::get`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /ops/headers`: see [`AdversarialApi::get`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_get<A: AdversarialApi>(
     api: Arc<A>,
@@ -1107,56 +1095,50 @@ fn handle_get<A: AdversarialApi>(
     )
 }
 
-/// `POST /ops/placeholders`: see [`AdversarialApi::placeholders`].
+/// `POST /ops/placeholders`: see [`AdversarialApi::placeholders`]. Authorizes, reads and checks the
+/// request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_placeholders<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve_placeholders(api, rt.body_limit(), parts, body);
-    rt.reply_to_checked_in(&ERRORS_PLACEHOLDERS, Ok(()), serve, &[])
-}
-
-/// Authorizes, reads and checks a `placeholders` request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn serve_placeholders<A: AdversarialApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(
-            parts.extensions.get(),
-            &[&["build"], &["timeout"]],
-        )?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let foo_2: Option<String> = raw
-                .optional(Location::Query, "foo", &mut errors);
-            let baz_2: Option<String> = raw
-                .required(Location::Header, "baz", &mut errors);
-            let Some(baz_2) = baz_2 else {
-                return Err(errors.into_problem());
+    layer::handle_body_in(
+        &ERRORS_PLACEHOLDERS,
+        api,
+        request,
+        |api, body_limit, parts, body| async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["build"], &["timeout"]],
+            )?;
+            let params = {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let foo_2: Option<String> = raw
+                    .optional(Location::Query, "foo", &mut errors);
+                let baz_2: Option<String> = raw
+                    .required(Location::Header, "baz", &mut errors);
+                let Some(baz_2) = baz_2 else {
+                    return Err(errors.into_problem());
+                };
+                errors.check()?;
+                PlaceholdersParams {
+                    foo: foo_2,
+                    baz: baz_2,
+                }
             };
-            errors.check()?;
-            PlaceholdersParams {
-                foo: foo_2,
-                baz: baz_2,
-            }
-        };
-        let body = body::read_json::<types::Placeholder>(&parts, body, body_limit, true)
-            .await?;
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let ctx = RequestContext::new("placeholders", scheme, parts);
-        let outcome = A::placeholders(&api, &ctx, params, body).await;
-        response::answer(outcome, |error| api.handle_error(&ctx, error))
-    }
+            let body = body::read_json::<
+                types::Placeholder,
+            >(&parts, body, body_limit, true)
+                .await?;
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let ctx = RequestContext::new("placeholders", scheme, parts);
+            let outcome = A::placeholders(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        },
+    )
 }
 
 /// `GET /ops/braces`: see [`AdversarialApi::braces`]. Authorizes, reads and checks the request,
@@ -1205,8 +1187,8 @@ fn handle_braces<A: AdversarialApi>(
     )
 }
 
-/// `GET /ops/clone`: see [`AdversarialApi::clone`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /ops/clone`: see [`AdversarialApi::clone`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_clone<A: AdversarialApi>(
     api: Arc<A>,
@@ -1235,8 +1217,8 @@ fn handle_clone<A: AdversarialApi>(
     )
 }
 
-/// `POST /ops/1st`: see [`AdversarialApi::_1st`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `POST /ops/1st`: see [`AdversarialApi::_1st`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_1st<A: AdversarialApi>(
     api: Arc<A>,
@@ -1276,8 +1258,7 @@ fn handle_1st<A: AdversarialApi>(
 }
 
 /// `POST /ops/conventions/new`: see [`AdversarialApi::new`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_new<A: AdversarialApi>(
     api: Arc<A>,
@@ -1300,8 +1281,7 @@ fn handle_new<A: AdversarialApi>(
 }
 
 /// `GET /ops/conventions/from`: see [`AdversarialApi::from_text`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_from_text<A: AdversarialApi>(
     api: Arc<A>,
@@ -1324,8 +1304,7 @@ fn handle_from_text<A: AdversarialApi>(
 }
 
 /// `GET /ops/conventions/into`: see [`AdversarialApi::into_pdf`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_into_pdf<A: AdversarialApi>(
     api: Arc<A>,
@@ -1348,8 +1327,7 @@ fn handle_into_pdf<A: AdversarialApi>(
 }
 
 /// `GET /ops/conventions/as`: see [`AdversarialApi::as_json`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_as_json<A: AdversarialApi>(
     api: Arc<A>,
@@ -1372,8 +1350,7 @@ fn handle_as_json<A: AdversarialApi>(
 }
 
 /// `GET /ops/conventions/to`: see [`AdversarialApi::to_csv`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_to_csv<A: AdversarialApi>(
     api: Arc<A>,
@@ -1396,8 +1373,7 @@ fn handle_to_csv<A: AdversarialApi>(
 }
 
 /// `GET /ops/conventions/to-mut`: see [`AdversarialApi::to_csv_mut`]. Authorizes, reads and checks
-/// the request,
-/// then calls the implementation.
+/// the request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_to_csv_mut<A: AdversarialApi>(
     api: Arc<A>,
@@ -1420,8 +1396,7 @@ fn handle_to_csv_mut<A: AdversarialApi>(
 }
 
 /// `GET /ops/conventions/is`: see [`AdversarialApi::is_ready`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_is_ready<A: AdversarialApi>(
     api: Arc<A>,
@@ -1444,8 +1419,7 @@ fn handle_is_ready<A: AdversarialApi>(
 }
 
 /// `GET /ops/conventions/next`: see [`AdversarialApi::next`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_next<A: AdversarialApi>(
     api: Arc<A>,
@@ -1468,8 +1442,7 @@ fn handle_next<A: AdversarialApi>(
 }
 
 /// `GET /ops/conventions/from-str`: see [`AdversarialApi::from_str`]. Authorizes, reads and checks
-/// the request,
-/// then calls the implementation.
+/// the request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_from_str<A: AdversarialApi>(
     api: Arc<A>,
@@ -1492,8 +1465,7 @@ fn handle_from_str<A: AdversarialApi>(
 }
 
 /// `GET /ops/conventions/default`: see [`AdversarialApi::default`]. Authorizes, reads and checks
-/// the request,
-/// then calls the implementation.
+/// the request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_default<A: AdversarialApi>(
     api: Arc<A>,
@@ -1516,8 +1488,7 @@ fn handle_default<A: AdversarialApi>(
 }
 
 /// `GET /ops/conventions/from-iter`: see [`AdversarialApi::from_iter`]. Authorizes, reads and
-/// checks the request,
-/// then calls the implementation.
+/// checks the request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_from_iter<A: AdversarialApi>(
     api: Arc<A>,

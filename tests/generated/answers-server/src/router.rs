@@ -259,8 +259,7 @@ pub async fn test_server<A: AnswersApi>(
 }
 
 /// `GET /owners/current`: see [`AnswersApi::get_current_owner`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "owners")]
 fn handle_get_current_owner<A: AnswersApi>(
     api: Arc<A>,
@@ -279,8 +278,8 @@ fn handle_get_current_owner<A: AnswersApi>(
     )
 }
 
-/// `GET /owners`: see [`AnswersApi::list_owners`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /owners`: see [`AnswersApi::list_owners`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "owners")]
 fn handle_list_owners<A: AnswersApi>(
     api: Arc<A>,
@@ -300,8 +299,7 @@ fn handle_list_owners<A: AnswersApi>(
 }
 
 /// `DELETE /owners/{id}`: see [`AnswersApi::delete_owner`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "owners")]
 fn handle_delete_owner<A: AnswersApi>(
     api: Arc<A>,
@@ -350,8 +348,8 @@ fn handle_get_lateness<A: AnswersApi>(
     )
 }
 
-/// `POST /hold`: see [`AnswersApi::hold`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `POST /hold`: see [`AnswersApi::hold`]. Authorizes, reads and checks the request, then calls the
+/// implementation.
 #[cfg(feature = "hold")]
 fn handle_hold<A: AnswersApi>(
     api: Arc<A>,
@@ -370,8 +368,8 @@ fn handle_hold<A: AnswersApi>(
     )
 }
 
-/// `GET /report`: see [`AnswersApi::get_report`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /report`: see [`AnswersApi::get_report`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "report")]
 fn handle_get_report<A: AnswersApi>(
     api: Arc<A>,
@@ -390,8 +388,8 @@ fn handle_get_report<A: AnswersApi>(
     )
 }
 
-/// `GET /profile`: see [`AnswersApi::get_profile`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /profile`: see [`AnswersApi::get_profile`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "profile")]
 fn handle_get_profile<A: AnswersApi>(
     api: Arc<A>,
@@ -410,8 +408,8 @@ fn handle_get_profile<A: AnswersApi>(
     )
 }
 
-/// `GET /motd`: see [`AnswersApi::get_motd`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /motd`: see [`AnswersApi::get_motd`]. Authorizes, reads and checks the request, then calls
+/// the implementation.
 #[cfg(feature = "motd")]
 fn handle_get_motd<A: AnswersApi>(
     api: Arc<A>,
@@ -450,8 +448,8 @@ fn handle_list_tool_calls<A: AnswersApi>(
     )
 }
 
-/// `GET /speech`: see [`AnswersApi::get_speech`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /speech`: see [`AnswersApi::get_speech`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "speech")]
 fn handle_get_speech<A: AnswersApi>(
     api: Arc<A>,
@@ -480,8 +478,8 @@ fn handle_get_speech<A: AnswersApi>(
     )
 }
 
-/// `GET /socket`: see [`AnswersApi::open_socket`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /socket`: see [`AnswersApi::open_socket`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "socket")]
 fn handle_open_socket<A: AnswersApi>(
     api: Arc<A>,
@@ -502,8 +500,7 @@ fn handle_open_socket<A: AnswersApi>(
 }
 
 /// `GET /documents/{id}`: see [`AnswersApi::get_document`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "documents")]
 fn handle_get_document<A: AnswersApi>(
     api: Arc<A>,
@@ -657,8 +654,8 @@ fn handle_put_image<A: AnswersApi>(
     )
 }
 
-/// `POST /assets`: see [`AnswersApi::add_asset`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `POST /assets`: see [`AnswersApi::add_asset`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "assets")]
 fn handle_add_asset<A: AnswersApi>(
     api: Arc<A>,
@@ -683,8 +680,8 @@ fn handle_add_asset<A: AnswersApi>(
     )
 }
 
-/// `POST /notes`: see [`AnswersApi::add_note`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `POST /notes`: see [`AnswersApi::add_note`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "notes")]
 fn handle_add_note<A: AnswersApi>(
     api: Arc<A>,
@@ -707,8 +704,8 @@ fn handle_add_note<A: AnswersApi>(
     )
 }
 
-/// `POST /albums`: see [`AnswersApi::add_album`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `POST /albums`: see [`AnswersApi::add_album`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "albums")]
 fn handle_add_album<A: AnswersApi>(
     api: Arc<A>,
@@ -743,8 +740,8 @@ fn handle_add_album<A: AnswersApi>(
     )
 }
 
-/// `POST /posters`: see [`AnswersApi::add_poster`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `POST /posters`: see [`AnswersApi::add_poster`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "posters")]
 fn handle_add_poster<A: AnswersApi>(
     api: Arc<A>,

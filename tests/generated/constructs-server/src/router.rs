@@ -255,8 +255,7 @@ const ERRORS: ErrorBodies = ErrorBodies {
 };
 
 /// `GET /trees/{id}`: see [`ConstructsApi::get_trees_id`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "trees")]
 fn handle_get_trees_id<A: ConstructsApi>(
     api: Arc<A>,
@@ -313,8 +312,8 @@ fn handle_get_trees_id<A: ConstructsApi>(
     )
 }
 
-/// `POST /forms`: see [`ConstructsApi::post_forms`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `POST /forms`: see [`ConstructsApi::post_forms`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "forms")]
 fn handle_post_forms<A: ConstructsApi>(
     api: Arc<A>,
@@ -359,8 +358,8 @@ fn handle_post_forms<A: ConstructsApi>(
     )
 }
 
-/// `POST /dishes`: see [`ConstructsApi::add_dish`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `POST /dishes`: see [`ConstructsApi::add_dish`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "dishes")]
 fn handle_add_dish<A: ConstructsApi>(
     api: Arc<A>,
@@ -498,8 +497,8 @@ fn handle_create_video<A: ConstructsApi>(
     )
 }
 
-/// `POST /uploads`: see [`ConstructsApi::upload`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `POST /uploads`: see [`ConstructsApi::upload`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "uploads")]
 fn handle_upload<A: ConstructsApi>(
     api: Arc<A>,
@@ -534,8 +533,8 @@ fn handle_upload<A: ConstructsApi>(
     )
 }
 
-/// `PUT /blobs`: see [`ConstructsApi::put_blobs`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `PUT /blobs`: see [`ConstructsApi::put_blobs`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "blobs")]
 fn handle_put_blobs<A: ConstructsApi>(
     api: Arc<A>,
@@ -566,8 +565,8 @@ fn handle_put_blobs<A: ConstructsApi>(
     )
 }
 
-/// `POST /notes`: see [`ConstructsApi::post_notes`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `POST /notes`: see [`ConstructsApi::post_notes`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "notes")]
 fn handle_post_notes<A: ConstructsApi>(
     api: Arc<A>,
@@ -629,8 +628,8 @@ fn handle_list_tagged<A: ConstructsApi>(
     )
 }
 
-/// `GET /things`: see [`ConstructsApi::get_things`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /things`: see [`ConstructsApi::get_things`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "things")]
 fn handle_get_things<A: ConstructsApi>(
     api: Arc<A>,
@@ -754,8 +753,7 @@ fn handle_echo_choices<A: ConstructsApi>(
 }
 
 /// `GET /labels/{names}`: see [`ConstructsApi::echo_labels`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "labels")]
 fn handle_echo_labels<A: ConstructsApi>(
     api: Arc<A>,

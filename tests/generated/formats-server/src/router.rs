@@ -144,8 +144,7 @@ fn handle_put_held_amount<A: FormatsApi>(
 }
 
 /// `POST /amounts/{total}`: see [`FormatsApi::post_amounts`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "amounts")]
 fn handle_post_amounts<A: FormatsApi>(
     api: Arc<A>,

@@ -203,8 +203,7 @@ fn handle_search_books<A: LendingLibraryApi>(
 }
 
 /// `GET /books/{isbn}`: see [`LendingLibraryApi::get_books_isbn`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "books")]
 fn handle_get_books_isbn<A: LendingLibraryApi>(
     api: Arc<A>,
@@ -238,8 +237,7 @@ fn handle_get_books_isbn<A: LendingLibraryApi>(
 }
 
 /// `DELETE /books/{isbn}`: see [`LendingLibraryApi::withdraw_book`]. Authorizes, reads and checks
-/// the request,
-/// then calls the implementation.
+/// the request, then calls the implementation.
 #[cfg(feature = "books")]
 fn handle_withdraw_book<A: LendingLibraryApi>(
     api: Arc<A>,
@@ -273,8 +271,7 @@ fn handle_withdraw_book<A: LendingLibraryApi>(
 }
 
 /// `POST /members/{memberId}/loans`: see [`LendingLibraryApi::lend_book`]. Authorizes, reads and
-/// checks the request,
-/// then calls the implementation.
+/// checks the request, then calls the implementation.
 #[cfg(feature = "members")]
 fn handle_lend_book<A: LendingLibraryApi>(
     api: Arc<A>,

@@ -219,8 +219,8 @@ pub async fn test_server<A: Oas31Api>(
     TestServer::start(app, &config, &base).await
 }
 
-/// `POST /records`: see [`Oas31Api::add_record`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `POST /records`: see [`Oas31Api::add_record`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "records")]
 fn handle_add_record<A: Oas31Api>(
     api: Arc<A>,
@@ -256,8 +256,8 @@ fn handle_add_record<A: Oas31Api>(
     )
 }
 
-/// `PUT /labels`: see [`Oas31Api::put_labels`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `PUT /labels`: see [`Oas31Api::put_labels`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "labels")]
 fn handle_put_labels<A: Oas31Api>(
     api: Arc<A>,
@@ -330,8 +330,8 @@ fn handle_add_shipment<A: Oas31Api>(
     )
 }
 
-/// `POST /gates`: see [`Oas31Api::add_gate`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `POST /gates`: see [`Oas31Api::add_gate`]. Authorizes, reads and checks the request, then calls
+/// the implementation.
 #[cfg(feature = "gates")]
 fn handle_add_gate<A: Oas31Api>(
     api: Arc<A>,
@@ -367,8 +367,8 @@ fn handle_add_gate<A: Oas31Api>(
     )
 }
 
-/// `GET /gate-log`: see [`Oas31Api::gate_log`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /gate-log`: see [`Oas31Api::gate_log`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "gate-log")]
 fn handle_gate_log<A: Oas31Api>(
     api: Arc<A>,
@@ -603,8 +603,8 @@ fn handle_add_gate_visit<A: Oas31Api>(
     )
 }
 
-/// `GET /commands`: see [`Oas31Api::list_commands`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /commands`: see [`Oas31Api::list_commands`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "commands")]
 fn handle_list_commands<A: Oas31Api>(
     api: Arc<A>,
@@ -640,8 +640,8 @@ fn handle_list_commands<A: Oas31Api>(
     )
 }
 
-/// `PUT /commands`: see [`Oas31Api::put_commands`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `PUT /commands`: see [`Oas31Api::put_commands`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "commands")]
 fn handle_put_commands<A: Oas31Api>(
     api: Arc<A>,

@@ -239,8 +239,8 @@ async fn dispatch_ticks_tick_id<A: TickerApi>(
     }
 }
 
-/// `GET /ticks`: see [`TickerApi::watch_ticks`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /ticks`: see [`TickerApi::watch_ticks`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "ticks")]
 fn handle_watch_ticks<A: TickerApi>(
     api: Arc<A>,
@@ -278,8 +278,8 @@ fn handle_watch_ticks<A: TickerApi>(
     )
 }
 
-/// `QUERY /ticks`: see [`TickerApi::search_ticks`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `QUERY /ticks`: see [`TickerApi::search_ticks`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "ticks")]
 fn handle_search_ticks<A: TickerApi>(
     api: Arc<A>,
@@ -452,8 +452,8 @@ fn handle_watch_messages<A: TickerApi>(
     )
 }
 
-/// `GET /heartbeat`: see [`TickerApi::heartbeat`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /heartbeat`: see [`TickerApi::heartbeat`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "heartbeat")]
 fn handle_heartbeat<A: TickerApi>(
     api: Arc<A>,
@@ -472,8 +472,8 @@ fn handle_heartbeat<A: TickerApi>(
     )
 }
 
-/// `POST /ping`: see [`TickerApi::ping`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `POST /ping`: see [`TickerApi::ping`]. Authorizes, reads and checks the request, then calls the
+/// implementation.
 #[cfg(feature = "ping")]
 fn handle_ping<A: TickerApi>(
     api: Arc<A>,
@@ -495,8 +495,8 @@ fn handle_ping<A: TickerApi>(
     )
 }
 
-/// `GET /session`: see [`TickerApi::who_am_i`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /session`: see [`TickerApi::who_am_i`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "session")]
 fn handle_who_am_i<A: TickerApi>(
     api: Arc<A>,
@@ -567,8 +567,7 @@ fn handle_get_tick<A: TickerApi>(
 }
 
 /// `PURGE /ticks/{tickId}`: see [`TickerApi::purge_tick`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "ticks")]
 fn handle_purge_tick<A: TickerApi>(
     api: Arc<A>,

@@ -118,8 +118,7 @@ pub async fn test_server<A: PagingApi>(
 }
 
 /// `GET /dropshot/items`: see [`PagingApi::dropshot_items`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "dropshot")]
 fn handle_dropshot_items<A: PagingApi>(
     api: Arc<A>,
@@ -223,8 +222,7 @@ fn handle_after_items<A: PagingApi>(
 }
 
 /// `GET /link/{shelf}/items`: see [`PagingApi::link_items`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "link")]
 fn handle_link_items<A: PagingApi>(
     api: Arc<A>,

@@ -587,8 +587,8 @@ async fn dispatch_2010_04_01_accounts_account_sid<A: RoutingApi>(
     }
 }
 
-/// `GET /`: see [`RoutingApi::get_root`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /`: see [`RoutingApi::get_root`]. Authorizes, reads and checks the request, then calls the
+/// implementation.
 #[cfg(feature = "root")]
 fn handle_get_root<A: RoutingApi>(
     api: Arc<A>,
@@ -611,8 +611,7 @@ fn handle_get_root<A: RoutingApi>(
 }
 
 /// `GET /Accounts.json`: see [`RoutingApi::list_accounts`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "accounts-json")]
 fn handle_list_accounts<A: RoutingApi>(
     api: Arc<A>,
@@ -635,8 +634,7 @@ fn handle_list_accounts<A: RoutingApi>(
 }
 
 /// `GET /Accounts/{Sid}.json`: see [`RoutingApi::get_account`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "accounts")]
 fn handle_get_account<A: RoutingApi>(
     api: Arc<A>,
@@ -675,8 +673,7 @@ fn handle_get_account<A: RoutingApi>(
 }
 
 /// `GET /Accounts/{AccountSid}/Calls/{Sid}.json`: see [`RoutingApi::get_call`]. Authorizes, reads
-/// and checks the request,
-/// then calls the implementation.
+/// and checks the request, then calls the implementation.
 #[cfg(feature = "accounts")]
 fn handle_get_call<A: RoutingApi>(
     api: Arc<A>,
@@ -715,8 +712,7 @@ fn handle_get_call<A: RoutingApi>(
 }
 
 /// `GET /files/{name}.{format}`: see [`RoutingApi::get_file_as`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "files")]
 fn handle_get_file_as<A: RoutingApi>(
     api: Arc<A>,
@@ -754,8 +750,8 @@ fn handle_get_file_as<A: RoutingApi>(
     )
 }
 
-/// `GET /files/{id}`: see [`RoutingApi::get_file`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /files/{id}`: see [`RoutingApi::get_file`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "files")]
 fn handle_get_file<A: RoutingApi>(
     api: Arc<A>,
@@ -787,8 +783,8 @@ fn handle_get_file<A: RoutingApi>(
     )
 }
 
-/// `PUT /files/{id}`: see [`RoutingApi::put_file`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `PUT /files/{id}`: see [`RoutingApi::put_file`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "files")]
 fn handle_put_file<A: RoutingApi>(
     api: Arc<A>,
@@ -821,8 +817,7 @@ fn handle_put_file<A: RoutingApi>(
 }
 
 /// `GET /templates/{project_id}`: see [`RoutingApi::list_templates`]. Authorizes, reads and checks
-/// the request,
-/// then calls the implementation.
+/// the request, then calls the implementation.
 #[cfg(feature = "templates")]
 fn handle_list_templates<A: RoutingApi>(
     api: Arc<A>,
@@ -856,8 +851,7 @@ fn handle_list_templates<A: RoutingApi>(
 }
 
 /// `DELETE /templates/{template_name}`: see [`RoutingApi::delete_template`]. Authorizes, reads and
-/// checks the request,
-/// then calls the implementation.
+/// checks the request, then calls the implementation.
 #[cfg(feature = "templates")]
 fn handle_delete_template<A: RoutingApi>(
     api: Arc<A>,
@@ -893,8 +887,7 @@ fn handle_delete_template<A: RoutingApi>(
 }
 
 /// `GET /templates/{template_name}/versions/{version}`: see [`RoutingApi::get_template_version`].
-/// Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// Authorizes, reads and checks the request, then calls the implementation.
 #[cfg(feature = "templates")]
 fn handle_get_template_version<A: RoutingApi>(
     api: Arc<A>,
@@ -936,8 +929,7 @@ fn handle_get_template_version<A: RoutingApi>(
 }
 
 /// `GET /templates/{project_id}/versions`: see [`RoutingApi::list_template_versions`]. Authorizes,
-/// reads and checks the request,
-/// then calls the implementation.
+/// reads and checks the request, then calls the implementation.
 #[cfg(feature = "templates")]
 fn handle_list_template_versions<A: RoutingApi>(
     api: Arc<A>,
@@ -973,8 +965,7 @@ fn handle_list_template_versions<A: RoutingApi>(
 }
 
 /// `POST /jobs/{name}:cancel`: see [`RoutingApi::cancel_job`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "jobs")]
 fn handle_cancel_job<A: RoutingApi>(
     api: Arc<A>,
@@ -1008,8 +999,7 @@ fn handle_cancel_job<A: RoutingApi>(
 }
 
 /// `POST /responses`: see [`RoutingApi::create_response`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "responses")]
 fn handle_create_response<A: RoutingApi>(
     api: Arc<A>,
@@ -1037,8 +1027,7 @@ fn handle_create_response<A: RoutingApi>(
 }
 
 /// `POST /responses?beta=true`: see [`RoutingApi::beta_create_response`]. Authorizes, reads and
-/// checks the request,
-/// then calls the implementation.
+/// checks the request, then calls the implementation.
 #[cfg(feature = "responses")]
 fn handle_beta_create_response<A: RoutingApi>(
     api: Arc<A>,
@@ -1066,8 +1055,7 @@ fn handle_beta_create_response<A: RoutingApi>(
 }
 
 /// `GET /responses/{response_id}?beta=true`: see [`RoutingApi::beta_get_response`]. Authorizes,
-/// reads and checks the request,
-/// then calls the implementation.
+/// reads and checks the request, then calls the implementation.
 #[cfg(feature = "responses")]
 fn handle_beta_get_response<A: RoutingApi>(
     api: Arc<A>,
@@ -1106,8 +1094,7 @@ fn handle_beta_get_response<A: RoutingApi>(
 }
 
 /// `DELETE /responses/{response_id}?beta=true`: see [`RoutingApi::beta_delete_response`].
-/// Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// Authorizes, reads and checks the request, then calls the implementation.
 #[cfg(feature = "responses")]
 fn handle_beta_delete_response<A: RoutingApi>(
     api: Arc<A>,
@@ -1143,8 +1130,7 @@ fn handle_beta_delete_response<A: RoutingApi>(
 }
 
 /// `GET /responses/{response_id}`: see [`RoutingApi::get_response`]. Authorizes, reads and checks
-/// the request,
-/// then calls the implementation.
+/// the request, then calls the implementation.
 #[cfg(feature = "responses")]
 fn handle_get_response<A: RoutingApi>(
     api: Arc<A>,
@@ -1183,8 +1169,7 @@ fn handle_get_response<A: RoutingApi>(
 }
 
 /// `GET /pairs/{a}/{b}/{a}`: see [`RoutingApi::get_pair`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "pairs")]
 fn handle_get_pair<A: RoutingApi>(
     api: Arc<A>,
@@ -1221,8 +1206,7 @@ fn handle_get_pair<A: RoutingApi>(
 }
 
 /// `GET /2010-04-01/Accounts/{AccountSid}.json`: see [`RoutingApi::get_dated_account`]. Authorizes,
-/// reads and checks the request,
-/// then calls the implementation.
+/// reads and checks the request, then calls the implementation.
 #[cfg(feature = "2010-04-01")]
 fn handle_get_dated_account<A: RoutingApi>(
     api: Arc<A>,

@@ -219,8 +219,7 @@ pub async fn test_server<A: StylesApi>(
 }
 
 /// `GET /path/simple/{color}/{colors}/{rgb}`: see [`StylesApi::path_simple`]. Authorizes, reads and
-/// checks the request,
-/// then calls the implementation.
+/// checks the request, then calls the implementation.
 #[cfg(feature = "path")]
 fn handle_path_simple<A: StylesApi>(
     api: Arc<A>,
@@ -272,8 +271,7 @@ fn handle_path_simple<A: StylesApi>(
 }
 
 /// `GET /path/simple-exploded/{color}/{colors}/{rgb}`: see [`StylesApi::path_simple_exploded`].
-/// Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// Authorizes, reads and checks the request, then calls the implementation.
 #[cfg(feature = "path")]
 fn handle_path_simple_exploded<A: StylesApi>(
     api: Arc<A>,
@@ -325,8 +323,7 @@ fn handle_path_simple_exploded<A: StylesApi>(
 }
 
 /// `GET /path/label/{color}/{colors}/{rgb}`: see [`StylesApi::path_label`]. Authorizes, reads and
-/// checks the request,
-/// then calls the implementation.
+/// checks the request, then calls the implementation.
 #[cfg(feature = "path")]
 fn handle_path_label<A: StylesApi>(
     api: Arc<A>,
@@ -385,8 +382,7 @@ fn handle_path_label<A: StylesApi>(
 }
 
 /// `GET /path/label-exploded/{color}/{colors}/{rgb}`: see [`StylesApi::path_label_exploded`].
-/// Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// Authorizes, reads and checks the request, then calls the implementation.
 #[cfg(feature = "path")]
 fn handle_path_label_exploded<A: StylesApi>(
     api: Arc<A>,
@@ -445,8 +441,7 @@ fn handle_path_label_exploded<A: StylesApi>(
 }
 
 /// `GET /path/matrix/{color}/{colors}/{rgb}`: see [`StylesApi::path_matrix`]. Authorizes, reads and
-/// checks the request,
-/// then calls the implementation.
+/// checks the request, then calls the implementation.
 #[cfg(feature = "path")]
 fn handle_path_matrix<A: StylesApi>(
     api: Arc<A>,
@@ -505,8 +500,7 @@ fn handle_path_matrix<A: StylesApi>(
 }
 
 /// `GET /path/matrix-exploded/{color}/{colors}/{rgb}`: see [`StylesApi::path_matrix_exploded`].
-/// Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// Authorizes, reads and checks the request, then calls the implementation.
 #[cfg(feature = "path")]
 fn handle_path_matrix_exploded<A: StylesApi>(
     api: Arc<A>,
@@ -564,8 +558,8 @@ fn handle_path_matrix_exploded<A: StylesApi>(
     )
 }
 
-/// `GET /query/form`: see [`StylesApi::query_form`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /query/form`: see [`StylesApi::query_form`]. Authorizes, reads and checks the request, then
+/// calls the implementation.
 #[cfg(feature = "query")]
 fn handle_query_form<A: StylesApi>(
     api: Arc<A>,
@@ -609,8 +603,7 @@ fn handle_query_form<A: StylesApi>(
 }
 
 /// `GET /query/form-exploded`: see [`StylesApi::query_form_exploded`]. Authorizes, reads and checks
-/// the request,
-/// then calls the implementation.
+/// the request, then calls the implementation.
 #[cfg(feature = "query")]
 fn handle_query_form_exploded<A: StylesApi>(
     api: Arc<A>,
@@ -659,8 +652,7 @@ fn handle_query_form_exploded<A: StylesApi>(
 }
 
 /// `GET /query/reserved`: see [`StylesApi::query_reserved`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "query")]
 fn handle_query_reserved<A: StylesApi>(
     api: Arc<A>,
@@ -709,8 +701,7 @@ fn handle_query_reserved<A: StylesApi>(
 }
 
 /// `GET /query/space`: see [`StylesApi::query_space_delimited`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "query")]
 fn handle_query_space_delimited<A: StylesApi>(
     api: Arc<A>,
@@ -761,8 +752,7 @@ fn handle_query_space_delimited<A: StylesApi>(
 }
 
 /// `GET /query/pipe`: see [`StylesApi::query_pipe_delimited`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "query")]
 fn handle_query_pipe_delimited<A: StylesApi>(
     api: Arc<A>,
@@ -813,8 +803,7 @@ fn handle_query_pipe_delimited<A: StylesApi>(
 }
 
 /// `GET /query/deep`: see [`StylesApi::query_deep_object`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "query")]
 fn handle_query_deep_object<A: StylesApi>(
     api: Arc<A>,
@@ -844,8 +833,7 @@ fn handle_query_deep_object<A: StylesApi>(
 }
 
 /// `GET /header/simple`: see [`StylesApi::header_simple`]. Authorizes, reads and checks the
-/// request,
-/// then calls the implementation.
+/// request, then calls the implementation.
 #[cfg(feature = "header")]
 fn handle_header_simple<A: StylesApi>(
     api: Arc<A>,
@@ -896,8 +884,7 @@ fn handle_header_simple<A: StylesApi>(
 }
 
 /// `GET /header/simple-exploded`: see [`StylesApi::header_simple_exploded`]. Authorizes, reads and
-/// checks the request,
-/// then calls the implementation.
+/// checks the request, then calls the implementation.
 #[cfg(feature = "header")]
 fn handle_header_simple_exploded<A: StylesApi>(
     api: Arc<A>,
@@ -999,8 +986,7 @@ fn handle_cookie_form<A: StylesApi>(
 }
 
 /// `GET /cookie/form-exploded`: see [`StylesApi::cookie_form_exploded`]. Authorizes, reads and
-/// checks the request,
-/// then calls the implementation.
+/// checks the request, then calls the implementation.
 #[cfg(feature = "cookie")]
 fn handle_cookie_form_exploded<A: StylesApi>(
     api: Arc<A>,
