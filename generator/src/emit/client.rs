@@ -575,14 +575,18 @@ fn param_ref(p: &Param) -> TokenStream {
     }
 }
 
+/// Whether `value` is one `http::HeaderValue::from_static` takes (it panics on any other).
+fn is_static_header_value(value: &str) -> bool {
+    value
+        .bytes()
+        .all(|b| b == b'\t' || (b' '..=b'~').contains(&b))
+}
+
 /// A header value the document fixes (a media type): `HeaderValue::from_static`, which the
 /// request takes as it is, when every byte is one a header value may hold; otherwise the text,
 /// which reqwest checks (and copies) on every call.
 fn static_header_value(value: &str) -> TokenStream {
-    if value
-        .bytes()
-        .all(|b| b == b'\t' || (b' '..=b'~').contains(&b))
-    {
+    if is_static_header_value(value) {
         quote!(http::HeaderValue::from_static(#value))
     } else {
         quote!(#value)

@@ -504,6 +504,14 @@ pub struct ResponseHeader {
 }
 
 impl Operation {
+    /// Whether the server's handler has nothing to do before it serves the request: no
+    /// sunset to check first, no `Idempotency-Key` to store answers by, no headers of its
+    /// own to add (its own error bodies, if any, the runtime's `layer::handle_in` takes).
+    pub fn served_plainly(&self) -> bool {
+        let sunset = self.deprecated.as_ref().is_some_and(|d| d.sunset.is_some());
+        !sunset && self.idempotency_key.is_none() && self.extra_headers.is_empty()
+    }
+
     /// Whether the operation's answer switches protocols: a `101` and no 2XX, taken for a
     /// WebSocket (nexus's serial console). The server answers a request that does not ask for
     /// the switch 426; the CLI leaves the operation out.

@@ -461,10 +461,9 @@ pub fn handle<S, F>(
 where
     F: Future<Output = Result<Response, Problem>> + Send,
 {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve(state, parts, body);
-    rt.reply_to(serve, &[])
+    handle_body(state, request, |state, _limit, parts, body| {
+        serve(state, parts, body)
+    })
 }
 
 /// [`handle`] for an operation that reads a body: `serve` gets the configured body limit.
@@ -495,10 +494,9 @@ pub fn handle_in<S, F>(
 where
     F: Future<Output = Result<Response, Problem>> + Send,
 {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let serve = serve(state, parts, body);
-    rt.reply_to_checked_in(errors, Ok(()), serve, &[])
+    handle_body_in(errors, state, request, |state, _limit, parts, body| {
+        serve(state, parts, body)
+    })
 }
 
 /// [`handle_body`] for an operation whose error bodies differ from the document's.

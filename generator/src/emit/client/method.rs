@@ -271,7 +271,7 @@ fn send_parts(
         BodyKind::Json(_) | BodyKind::Form(_) | BodyKind::Text | BodyKind::Bytes
     ) && !b.is_multipart_form()
         && !b.media_chosen()
-        && b.content_type.bytes().all(|c| (b' '..=b'~').contains(&c));
+        && super::is_static_header_value(&b.content_type);
     let content_type = &b.content_type;
     let body = if b.required {
         quote!(Some(&body))
@@ -933,10 +933,9 @@ fn uniform_success(op: &Operation) -> Option<(Vec<proc_macro2::Literal>, TokenSt
     if op.success_enum || op.default_succeeds || !op.undocumented.success_arm {
         return None;
     }
-    let successes: Vec<&Response> = op.responses.iter().filter(|r| r.is_success()).collect();
     let mut codes = Vec::new();
     let mut kinds = Vec::new();
-    for r in &successes {
+    for r in op.responses.iter().filter(|r| r.is_success()) {
         let Status::Code(c) = r.status else {
             return None;
         };

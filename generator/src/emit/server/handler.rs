@@ -56,9 +56,24 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
         ),
         None => (None, None),
     };
+    // What serving the request is, whichever function holds it: authorize, read, check, call.
+    let steps = quote! {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[#(#security),*])?;
+        #key_checked
+        #params
+        #query_string
+        #body
+        #upgrade
+        let ctx = RequestContext::new(#id, scheme, parts);
+        #call_allow
+        // Called through the trait: an operation named like a method of `Arc` (`clone`)
+        // would otherwise call that one.
+        let outcome = A::#name(&api, &ctx, #params_arg #query_string_arg #body_arg).await;
+        response::answer(outcome, |error| api.handle_error(&ctx, error))
+    };
     // An operation with nothing to do before it is served is one function: the runtime's
     // `layer::handle` splits the request and replies, the closure reads and calls.
-    if plain_entry(op) {
+    if op.served_plainly() {
         let (entry, limit) = match &op.body {
             Some(_) => ("handle_body", quote!(body_limit,)),
             None => ("handle", quote!()),
@@ -85,17 +100,7 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
                 request: Request,
             ) -> impl Future<Output = Response> + Send {
                 layer::#entry(#errors api, request, |api, #limit #parts_mut, #body_var| async move {
-                    let scheme = auth::authorize_scheme(parts.extensions.get(), &[#(#security),*])?;
-                    #params
-                    #query_string
-                    #body
-                    #upgrade
-                    let ctx = RequestContext::new(#id, scheme, parts);
-                    #call_allow
-                    // Called through the trait: an operation named like a method of `Arc`
-                    // (`clone`) would otherwise call that one.
-                    let outcome = A::#name(&api, &ctx, #params_arg #query_string_arg #body_arg).await;
-                    response::answer(outcome, |error| api.handle_error(&ctx, error))
+                    #steps
                 })
             }
         };
@@ -122,29 +127,10 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
         ) -> impl Future<Output = Result<Response, Problem>> + Send {
             async move {
                 #sunset
-                let scheme = auth::authorize_scheme(parts.extensions.get(), &[#(#security),*])?;
-                #key_checked
-                #params
-                #query_string
-                #body
-                #upgrade
-                let ctx = RequestContext::new(#id, scheme, parts);
-                #call_allow
-                // Called through the trait: an operation named like a method of `Arc` (`clone`)
-                // would otherwise call that one.
-                let outcome = A::#name(&api, &ctx, #params_arg #query_string_arg #body_arg).await;
-                response::answer(outcome, |error| api.handle_error(&ctx, error))
+                #steps
             }
         }
     }
-}
-
-/// Whether the operation's handler has nothing to do before it serves the request: no
-/// sunset to check, no `Idempotency-Key` to store answers by, no headers of its own (see
-/// [`entry_part`] for those). Its own error bodies, if any, the runtime's `handle_in` takes.
-fn plain_entry(op: &Operation) -> bool {
-    let sunset = op.deprecated.as_ref().is_some_and(|d| d.sunset.is_some());
-    !sunset && op.idempotency_key.is_none() && op.extra_headers.is_empty()
 }
 
 /// Reads every parameter (collecting each failure before the first return) and checks
