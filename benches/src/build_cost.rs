@@ -1,12 +1,12 @@
 //! Build cost beside the hand-written SDKs a team would pick instead, and beside what we
-//! generated before (issue 46): `cargo check` and a debug build of api.github.com's generated
-//! server and client and of the OpenAI 3.1 document's generated client, with every feature and
-//! with one tag's feature, next to octocrab 0.54 (GitHub) and async-openai 0.43 (OpenAI, with
-//! `full` and with its one API's feature); api.github.com's crates as commit 0892509 generated
-//! them (the 11-24 baseline, its own runtime vendored); nexus.json's client beside progenitor
-//! 0.15.1's; and Stripe's document (server and client, all features and one resource's), when
+//! generated before: `cargo check` and a debug build of api.github.com's generated server and
+//! client and of the OpenAI 3.1 document's generated client, with every feature and with one
+//! tag's feature, next to octocrab 0.54 (GitHub) and async-openai 0.43 (OpenAI, with `full` and
+//! with its one API's feature); api.github.com's crates as commit 0892509 generated them (the
+//! 11-24 baseline, its own runtime vendored); nexus.json's client beside progenitor 0.15.1's;
+//! and Stripe's document (server and client, all features and one resource's), when
 //! `APIGEN_BENCH_STRIPE` names a copy of it (it is not in the shared corpus). Each crate alone;
-//! written to `docs/build-cost.md`, with the issue's targets read off the rows.
+//! written to `docs/build-cost.md`, with the build-cost targets read off the rows.
 //!
 //! Everything builds in one throwaway workspace, `target/bench-compile/sdks/ws`, with its own
 //! target directory and lock file (the SDKs' dependencies are not the project's). Each row is
@@ -233,9 +233,9 @@ const STRIPE_CLIENT: usize = 15;
 const GITHUB: &str = "../shared/openapi-corpus/progenitor/api.github.com.json";
 const OPENAI: &str = "../shared/openapi-corpus-31/openai/openapi.yaml";
 const NEXUS: &str = "../shared/openapi-corpus/progenitor/nexus.json";
-/// The commit whose output the issue's targets are measured against (2026-11-24).
+/// The commit whose output the build-cost targets are measured against (2026-11-24).
 const BASELINE: &str = "0892509";
-/// The progenitor release the issue names.
+/// The progenitor release compared against.
 const PROGENITOR: &str = "0.15.1";
 /// The environment variable naming a copy of Stripe's document (stripe/openapi,
 /// `openapi/spec3.yaml` or `.json`).
@@ -547,7 +547,7 @@ pub fn markdown(rows: &[Row], prepared: &Prepared, header: &str) -> String {
     w
 }
 
-/// The issue's targets, each read off the rows: met or not, and by how much.
+/// The build-cost targets, each read off the rows: met or not, and by how much.
 fn targets(rows: &[Row], prepared: &Prepared) -> Vec<String> {
     let check = |i: usize| rows.get(i)?.times.as_ref().ok().map(|t| t.0);
     let verdict = |ratio: f64, at_most: f64| {
@@ -581,8 +581,8 @@ fn targets(rows: &[Row], prepared: &Prepared) -> Vec<String> {
         });
     }
     // One tag's build is held to a fifth of the hand-written SDK with all its operations on
-    // (the issue's reading: what a team pays for the part it uses, beside the whole SDK); the
-    // table's own ratio for that row is against the SDK's one API.
+    // (what a team pays for the part it uses, beside the whole SDK); the table's own ratio for
+    // that row is against the SDK's one API.
     for (i, base, name, at_most) in [
         (
             GITHUB_CLIENT,

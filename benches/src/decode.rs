@@ -1,7 +1,7 @@
-//! Decode speed beside the hand-written SDKs (issue 46): instructions per `serde_json` decode of
-//! the same JSON into the generated clients' types and into async-openai 0.43's and octocrab
-//! 0.54's, for a chat completion, a response with function calls and GitHub issue lists (one
-//! issue, and about 2 MB). Written to `docs/decode-speed.md`.
+//! Decode speed beside the hand-written SDKs: instructions per `serde_json` decode of the same
+//! JSON into the generated clients' types and into async-openai 0.43's and octocrab 0.54's, for
+//! a chat completion, a response with function calls and GitHub issue lists (one issue, and
+//! about 2 MB). Written to `docs/decode-speed.md`.
 //!
 //! The clients are generated from the corpus documents with a copy of the runtime (as
 //! `cargo xtask codegen --vendor-runtime` writes them, client only) into a throwaway workspace,

@@ -1,8 +1,8 @@
-//! Tracing and metrics on, for the rows that weigh what they cost (issue 30): a `tracing`
-//! subscriber at INFO writing plain text (no colours) to a sink (every span an INFO span makes is built and its
-//! fields formatted, as a service logging at INFO pays; nothing is written anywhere), and the
-//! reference service's `metrics` recorder installed (what `--metrics-addr` installs; nothing
-//! scrapes it). Process-wide: only the `profile … --observe` runs install them.
+//! Tracing and metrics on, for the rows that weigh what they cost: a `tracing` subscriber at
+//! INFO writing plain text (no colours) to a sink (every span an INFO span makes is built and
+//! its fields formatted, as a service logging at INFO pays; nothing is written anywhere), and
+//! the reference service's `metrics` recorder installed (what `--metrics-addr` installs;
+//! nothing scrapes it). Process-wide: only the `profile … --observe` runs install them.
 //!
 //! The hand-written side does what a team writing axum by hand would do for the same
 //! dashboards: `tower-http`'s `TraceLayer` with its span at INFO recording the attributes the

@@ -8,7 +8,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use crate::Settings;
 use crate::stats::{Pair, median};
 
-/// Issue 15's targets. Server: hand-written / generated, for instructions and CPU time per
+/// The performance targets. Server: hand-written / generated, for instructions and CPU time per
 /// request, in all six rows (the generated code knows the whole document in advance, so it
 /// should cost no more than what a careful person writes by hand).
 pub const SERVER_TARGET: f64 = 1.00;
@@ -16,7 +16,7 @@ pub const SERVER_TARGET: f64 = 1.00;
 /// rows (the generated client adds authentication, retries and typed errors to reqwest, so a
 /// little more than nothing is allowed).
 pub const CLIENT_TARGET: f64 = 0.98;
-/// The secondary, earlier target: generated / hand-written throughput (req/s, calls/s).
+/// The secondary target: generated / hand-written throughput (req/s, calls/s).
 pub const THROUGHPUT_TARGET: f64 = 0.95;
 
 pub struct Report {
@@ -81,7 +81,7 @@ impl Report {
         );
         let _ = writeln!(
             w,
-            "The cost of generated code is reported beside this file (issue 46): `docs/build-cost.md` (`cargo xtask bench --only build-cost`: check and debug build of the GitHub and OpenAI crates, every feature and one tag's, beside octocrab and async-openai), `docs/decode-speed.md` (`cargo xtask bench --only decode`: the generated types' decoding beside the same SDKs' types) and `docs/check-profile.md` (`bash scripts/check-profile.sh`: where a check's time goes, by kind of generated code).\n"
+            "The cost of generated code is reported beside this file: `docs/build-cost.md` (`cargo xtask bench --only build-cost`: check and debug build of the GitHub and OpenAI crates, every feature and one tag's, beside octocrab and async-openai), `docs/decode-speed.md` (`cargo xtask bench --only decode`: the generated types' decoding beside the same SDKs' types) and `docs/check-profile.md` (`bash scripts/check-profile.sh`: where a check's time goes, by kind of generated code).\n"
         );
         let _ = writeln!(
             w,
@@ -319,7 +319,7 @@ impl Report {
         md
     }
 
-    /// The targets of issue 15, one line each, and how many rows meet them.
+    /// The performance targets, one line each, and how many rows meet them.
     fn targets(&self, w: &mut String) {
         // (target, rows meeting it, rows), for the parts this run measured.
         let mut lines: Vec<(String, usize, usize)> = Vec::new();
@@ -377,7 +377,7 @@ impl Report {
         let (met, total) = lines
             .iter()
             .fold((0, 0), |(m, t), (_, met, total)| (m + met, t + total));
-        let _ = writeln!(w, "## Targets (issue 15)\n");
+        let _ = writeln!(w, "## Targets\n");
         let _ = writeln!(w, "| target | rows meeting it |");
         let _ = writeln!(w, "|---|---|");
         for (what, met, total) in &lines {

@@ -15,7 +15,6 @@ use crate::runtime::error::Error;
 use crate::runtime::ratelimit::RateLimit;
 use crate::runtime::request;
 use crate::runtime::request::JSON;
-use crate::runtime::request::Query;
 use crate::runtime::response;
 use crate::runtime::response::Raw;
 use crate::runtime::response::ResponseValue;
@@ -265,10 +264,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Pets>, Error<ListPetsError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/pets", "listPets")
             .secured(&[&["bearerAuth"]]);
-        let mut query = Query::new();
-        query.append_opt("limit", options.limit.as_ref());
-        query.append_opt("status", options.status.as_ref());
-        let query = query.finish();
+        let query = options.query()?;
         let raw = self
             .transport
             .send_url(&OPERATION, OPERATION.path, &query, JSON)
@@ -359,11 +355,11 @@ request::parameters! {
     pub struct ListPetsOptions {
         /// Maximum number of animals returned (1 to 100, default 20).
         /// (query parameter `limit`; the server uses `20` when unset)
-        #[param("limit", with_limit)]
+        #[param("limit", with_limit, query)]
         pub limit: Option<i32>,
         /// Returns only animals with this status.
         /// (query parameter `status`)
-        #[param("status", with_status)]
+        #[param("status", with_status, query)]
         pub status: Option<types::PetStatus>,
     }
 }

@@ -656,7 +656,8 @@ mod tests {
     }
     use super::*;
 
-    /// Issue 33: OpenAI's `openapi.yaml` gave `openapi-cli` and `OPENAPI_API_KEY`.
+    /// A generic file name gives way to the title: OpenAI's `openapi.yaml` names `openai-cli`
+    /// and `OPENAI_API_KEY`, not `openapi-cli` and `OPENAPI_API_KEY`.
     #[test]
     fn generic_file_names_give_way_to_the_title() {
         assert_eq!(document_stem("openapi", "OpenAI API"), "openai");

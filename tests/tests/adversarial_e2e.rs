@@ -727,8 +727,8 @@ async fn clone_a_recursive_array_and_the_status_ranges() {
 #[tokio::test]
 async fn an_underscored_method_and_a_loose_one_of() {
     let client = client().await;
-    // `{"n": 1}` fits the checked variant and the free-form one: not exactly one (issue 45;
-    // before, the first that fit was taken).
+    // `{"n": 1}` fits the checked variant and the free-form one: not exactly one, so it is
+    // refused rather than taken as the first variant that fits.
     let checked = ct::Loose::Variant0(ct::LooseVariant0::new(1));
     // The operation documents no 400: the refusal is read as the document's error type.
     match client._1st(&checked).await {
@@ -751,7 +751,7 @@ async fn an_underscored_method_and_a_loose_one_of() {
 
     // `n` below its minimum: the first variant reads the value but its check refuses it, so
     // it is the free-form variant, which JSON Schema says it fits (the implementation answers
-    // `off` for it). Before, the first variant that read it won and its check refused a
+    // `off` for it). Were the first variant that reads it to win, its check would refuse a
     // valid body with a 400.
     let send = |body: &'static str| {
         let url = format!("{}/ops/1st", client.base_url());
@@ -778,9 +778,9 @@ async fn an_underscored_method_and_a_loose_one_of() {
     assert_eq!(status, 400, "{body}");
 }
 
-/// Issue 46: a struct's generated `Deserialize` binds the map it reads and one slot per
-/// field; a schema named like the map's generic parameter (`A`) and a field named `map` read
-/// as any other, a property named twice is refused, and an array is no struct.
+/// A struct's generated `Deserialize` binds the map it reads and one slot per field; a schema
+/// named like the map's generic parameter (`A`) and a field named `map` read as any other, a
+/// property named twice is refused, and an array is no struct.
 #[test]
 fn a_struct_named_like_the_readers_parameters_reads_as_any_other() {
     let a: ct::A = serde_json::from_value(json!({"map": "x", "a": {"map": "y"}})).unwrap();

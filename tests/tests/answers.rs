@@ -1,7 +1,7 @@
-//! tests/fixtures/answers.yaml over loopback HTTP (issue 33): what real servers send, read
-//! by the generated client from the generated server. `null` answers in each spelling of a
-//! nullable answer, `null` as the only value, a `204` whose document declares a body, a
-//! binary answer, and the `Accept` each operation sends.
+//! tests/fixtures/answers.yaml over loopback HTTP: what real servers send, read by the
+//! generated client from the generated server. `null` answers in each spelling of a nullable
+//! answer, `null` as the only value, a `204` whose document declares a body, a binary answer,
+//! and the `Accept` each operation sends.
 
 mod common;
 
@@ -258,8 +258,8 @@ async fn a_json_answer_carries_its_documented_media_type() {
 
 /// An operation whose answer switches protocols (a WebSocket): a request that does not ask for
 /// the switch gets 426 with the error body and the `Upgrade` to send, before the
-/// implementation; one that asks reaches it (here the trait's default, 501). Before, every
-/// request got the implementation's 101 with nothing switched (schemathesis on nexus).
+/// implementation; one that asks reaches it (here the trait's default, 501). Otherwise every
+/// request would get the implementation's 101 with nothing switched (schemathesis on nexus).
 #[tokio::test]
 async fn a_protocol_switch_needs_a_request_for_it() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};

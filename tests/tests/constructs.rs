@@ -30,10 +30,10 @@ fn untagged_one_of_picks_the_first_match_and_explains_failures() {
     assert!(err.contains("Circle:") && err.contains("String:"), "{err}");
 }
 
-/// Issue 33: a discriminator without `mapping` whose variants pin the property
+/// A discriminator without `mapping` whose variants pin the property
 /// (`type: {enum: [function]}`, or a `$ref` to such an enum) is keyed by the pinned values, as
-/// servers and the documents' own examples send them; the schema names are still read, and
-/// the pinned value is what both sides write.
+/// servers and the documents' own examples send them; the schema names are still read, and the
+/// pinned value is what both sides write.
 #[test]
 fn pinned_discriminator_values_are_the_tags() {
     let function: c::ToolCall =
@@ -71,7 +71,7 @@ fn pinned_discriminator_values_are_the_tags() {
         json!({"type": "shell", "command": "ls"})
     );
     // The union variant's second tag is its own too, not the first written in its place
-    // (openai's `apply_patch_call_output` went out as `file_search_call`).
+    // (the first would send openai's `apply_patch_call_output` as `file_search_call`).
     let patch: c::ToolCall =
         serde_json::from_value(json!({"type": "patch", "diff": "-a\n+b"})).unwrap();
     assert_eq!(
@@ -96,10 +96,10 @@ fn pinned_discriminator_values_are_the_tags() {
     );
 }
 
-/// Issue 33: a union with no discriminator whose variants each pin `type` to their own values
-/// (openai's chunking strategies and `tool_choice`) is tagged by `type`. Tried in order, the
-/// client's first variant (whose `type` enum keeps unknown values) read the second's objects
-/// and dropped what only the second has: `{"type": "static", "static": {…}}` went out as
+/// A union with no discriminator whose variants each pin `type` to their own values (openai's
+/// chunking strategies and `tool_choice`) is tagged by `type`. Tried in order, the client's
+/// first variant (whose `type` enum keeps unknown values) would read the second's objects and
+/// drop what only the second has: `{"type": "static", "static": {…}}` would go out as
 /// `{"type": "static"}`, which the API refuses.
 #[test]
 fn variants_that_pin_a_property_are_told_apart_by_it() {
@@ -147,8 +147,8 @@ fn variants_that_pin_a_property_are_told_apart_by_it() {
     );
     let rename: c::ChannelUpdate = serde_json::from_value(json!({"name": "general"})).unwrap();
     assert!(matches!(rename, c::ChannelUpdate::Rename(_)), "{rename:?}");
-    // A variant named by two tags writes its own, not the first of them (found by the echo
-    // harness: `web_search` went out as `file_search`).
+    // A variant named by two tags writes its own, not the first of them (the first would send
+    // `web_search` as `file_search`; the echo harness checks this).
     assert_eq!(
         serde_json::to_value(&hosted).unwrap(),
         json!({"type": "web_search"})
@@ -180,9 +180,9 @@ fn variants_that_pin_a_property_are_told_apart_by_it() {
     assert!(err.contains("expected one of `1`, `2`"), "{err}");
 }
 
-/// Issue 33: items and map values whose schema admits `null` (api.github.com's gist `files`,
-/// its code-scanning `classifications`) are `Option`s: `null` decodes on both sides, and the
-/// server checks the items that hold a value.
+/// Items and map values whose schema admits `null` (api.github.com's gist `files`, its
+/// code-scanning `classifications`) are `Option`s: `null` decodes on both sides, and the server
+/// checks the items that hold a value.
 #[test]
 fn items_and_values_that_may_be_null() {
     let sparse = json!({
@@ -206,8 +206,8 @@ fn items_and_values_that_may_be_null() {
     assert!(format!("{out:?}").contains("body/labels/1"), "{out:?}");
 }
 
-/// Issue 33: an answer that leaves the discriminator's property out is read by trying the
-/// variants in order, as a union without a discriminator is.
+/// An answer that leaves the discriminator's property out is read by trying the variants in
+/// order, as a union without a discriminator is.
 #[test]
 fn a_missing_discriminator_property_tries_the_variants() {
     let fish: c::Animal = serde_json::from_value(json!({"fins": 2})).unwrap();
@@ -226,10 +226,10 @@ fn a_missing_discriminator_property_tries_the_variants() {
     assert!(err.contains("no variant of `Animal` matched"), "{err}");
 }
 
-/// Issue 46: a discriminated union is read as its input streams past. Wherever the tag
-/// stands, the entries before it reach the variant as the ones after it do (whole numbers
-/// written `2.0` included), the tag reaches the variant's own field for it, a tag of the wrong
-/// kind is read as no tag, and an unknown one is refused naming the known ones.
+/// A discriminated union is read as its input streams past. Wherever the tag stands, the
+/// entries before it reach the variant as the ones after it do (whole numbers written `2.0`
+/// included), the tag reaches the variant's own field for it, a tag of the wrong kind is read
+/// as no tag, and an unknown one is refused naming the known ones.
 #[test]
 fn a_discriminated_union_reads_its_tag_wherever_it_stands() {
     let read =

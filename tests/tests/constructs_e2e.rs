@@ -643,7 +643,7 @@ async fn multipart_forms_are_checked_against_their_schema() {
     assert_eq!(status, 400, "{text}");
     assert!(text.contains("name"), "{text}");
     // A field of one value given twice is refused, in a multipart body and in a form (which
-    // of the two was meant is not for the server to guess; before, the first was taken).
+    // of the two was meant is not for the server to guess, so it does not take the first).
     let (ct, body) = multipart(&[("name", None, b"n"), ("name", None, b"m")]);
     let (status, text) = send(forms.clone(), ct, body).await;
     assert_eq!(status, 400, "{text}");
@@ -653,8 +653,8 @@ async fn multipart_forms_are_checked_against_their_schema() {
     assert_eq!(status, 400, "{text}");
     assert!(text.contains("/name: given 2 times"), "{text}");
     // A part that is not UTF-8 (a file, where the JSON twin has a `format: binary` string)
-    // reaches the implementation whole: before, it was refused as "not UTF-8 text" (openai's
-    // skill uploads).
+    // reaches the implementation whole, not refused as "not UTF-8 text" (openai's skill
+    // uploads).
     let (ct, body) = multipart(&[("name", None, &[0xff, 0xfe][..])]);
     let (status, text) = send(forms, ct, body).await;
     assert_eq!(status, 201, "{text}");
@@ -786,7 +786,7 @@ async fn octet_text_and_default_responses() {
 
 /// Arrays in a path segment, in the query in each style and in cookies, exploded or not:
 /// an item that holds its own delimiter (`a,b`, `x|y`) or a character that must be encoded
-/// reaches the server as the one item the client sent (it used to be split at `%2C`).
+/// reaches the server as the one item the client sent (not split at `%2C`).
 #[tokio::test]
 async fn arrays_keep_items_that_hold_their_delimiter() {
     use constructs_client::client::EchoLabelsOptions;
@@ -927,7 +927,7 @@ async fn objects_in_the_query_in_each_style() {
         assert!(text.contains(place), "{place} in {text}");
     }
     // An object parameter's members keep their own constraints (`Page.size`: `minimum: 1`);
-    // the object was read and never checked, so `size=0` reached the implementation.
+    // read without them, `size=0` would reach the implementation.
     let (status, body) = get("size=0&range[gt]=1").await;
     assert_eq!(status, 400, "{body}");
     assert!(
@@ -937,9 +937,9 @@ async fn objects_in_the_query_in_each_style() {
     );
 }
 
-/// Issue 33: unions told apart by a property their variants pin (no discriminator) go out and
-/// come back whole: the `static` member and the function's `name` reach the server, and its
-/// answer reaches the client (tried in order, the first variant took both and dropped them).
+/// Unions told apart by a property their variants pin (no discriminator) go out and come back
+/// whole: the `static` member and the function's `name` reach the server, and its answer
+/// reaches the client (tried in order, the first variant would take both and drop them).
 #[tokio::test]
 async fn unions_told_apart_by_a_pinned_property_travel_whole() {
     let addr = serve().await;
@@ -1042,7 +1042,7 @@ async fn a_body_offered_as_json_and_as_multipart_of_its_own_schema_takes_both() 
         send(json.clone(), br#"{"prompt":"otter","seconds":4}"#.to_vec()).await,
         (201, "json: otter".into())
     );
-    // Before, the multipart body of its own schema was refused with 415.
+    // The multipart body of its own schema is taken too, not refused with 415.
     let png = [0x89, b'P', b'N', b'G', 0xff, 0x00];
     let (ct, body) = multipart(&[
         ("prompt", None, b"otter"),
@@ -1101,7 +1101,7 @@ async fn a_string_body_of_any_media_type_takes_any_media_type() {
     }
 }
 
-/// Forward compatibility (issue 59): a newer server's values the document does not list (a
+/// Forward compatibility: a newer server's values the document does not list (a
 /// union's tag, an integer tag, a string enum's value) decode on the client into `Unknown`,
 /// holding the JSON, and go back to the server unchanged; the document's own server refuses
 /// them, as the document says.
@@ -1168,9 +1168,9 @@ async fn values_a_newer_server_sends_round_trip_through_the_client() {
     );
 }
 
-/// A `float` member goes out with its own digits (`1.1`, not the `1.100000023841858` of the
-/// `f64` it used to pass through): in a union the generated server writes, and in a form body
-/// the generated client writes (recorded as it arrived).
+/// A `float` member goes out with its own digits (`1.1`, not the `1.100000023841858` it would
+/// become through an `f64`): in a union the generated server writes, and in a form body the
+/// generated client writes (recorded as it arrived).
 #[tokio::test]
 async fn a_float_member_is_written_with_its_own_digits_in_a_union_and_a_form() {
     let cake = constructs_client::types::Dish::Cake(constructs_client::types::Cake {

@@ -1,8 +1,8 @@
 //! The router of every corpus document (`../shared/openapi-corpus`, 3.0, and
 //! `../shared/openapi-corpus-31`, 3.1/3.2) is built and started, and every operation is
-//! reached over loopback HTTP with the path parameters its key names (issue 34): the routes of
-//! the generator's model (`apigen::model`, what the generated `router()` registers) are
-//! registered in a real axum router with the runtime's own pieces (`layer::route_path`,
+//! reached over loopback HTTP with the path parameters its key names: the routes of the
+//! generator's model (`apigen::model`, what the generated `router()` registers) are registered
+//! in a real axum router with the runtime's own pieces (`layer::route_path`,
 //! `layer::route_root`, `route::select`, `route::path_params`), one stand-in service per
 //! operation that answers with the operation's id and the parameters it read.
 //!

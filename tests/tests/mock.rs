@@ -1,8 +1,8 @@
-//! The generated mock (a server crate's `mock` feature, issue 34) over loopback HTTP: the
-//! pet store's, called through its generated client as a frontend team would, answers every
-//! operation with a typed value from the document's examples, and the real service's
-//! authentication, checks, error body and rate limits stand in front of it; the routing and
-//! 3.2 fixtures' mocks answer every operation with its documented status (streams included).
+//! The generated mock (a server crate's `mock` feature) over loopback HTTP: the pet store's,
+//! called through its generated client as a frontend team would, answers every operation with a
+//! typed value from the document's examples, and the real service's authentication, checks,
+//! error body and rate limits stand in front of it; the routing and 3.2 fixtures' mocks answer
+//! every operation with its documented status (streams included).
 
 mod common;
 

@@ -1,7 +1,7 @@
-//! Faking the API in a frontend team's tests (issue 14, point 4): written the way a team
-//! that only calls the pet store through `petstore-client` would, with `petstore-server` as a
-//! dev-dependency. The fake implements the operations the test needs with typed answers,
-//! `test_server` serves it on a free loopback port, and the real client talks to it.
+//! Faking the API in a frontend team's tests: written the way a team that only calls the pet
+//! store through `petstore-client` would, with `petstore-server` as a dev-dependency. The fake
+//! implements the operations the test needs with typed answers, `test_server` serves it on a
+//! free loopback port, and the real client talks to it.
 
 use std::sync::{Arc, Mutex};
 

@@ -15,11 +15,12 @@ fn record() -> Value {
     json!({"id": 1, "kind": "record", "note": null, "owner": null, "score": 9.5})
 }
 
-/// Issue 33: inline variants that pin the discriminator with `const` (no `mapping`, no `$ref`
-/// to name them) are keyed by their constants.
+/// Inline variants that pin the discriminator with `const` (no `mapping`, no `$ref` to name
+/// them) are keyed by their constants.
 /// A variant that refers to a union beside annotations (openai's `InputItem` variant `{$ref:
-/// Item, title: Item, type: object}`) is that union, and its variants' values are tags of
-/// the outer one: it was any JSON value, and `web_search_call` an unknown tag.
+/// Item, title: Item, type: object}`) is that union, and its
+/// variants' values are tags of the outer one (not any JSON value, with
+/// `web_search_call` an unknown tag).
 #[test]
 fn a_variant_referring_to_a_union_with_siblings_is_that_union() {
     let search = json!({"type": "search_call", "query": "rust"});
@@ -425,9 +426,9 @@ async fn typed_client_sends_bytes_and_tuples() {
     assert_eq!(back, sent);
 }
 
-/// What discord's documents showed the server letting through (issue 34): the whole body's own
-/// constraints, an integer bound beyond 2^53, `null` or patterned items, a string whose one
-/// `allOf` part is its enum; and a body that may be `null`.
+/// What discord's documents need the server to check: the whole body's own constraints, an
+/// integer bound beyond 2^53, `null` or patterned items, a string whose one `allOf` part is its
+/// enum; and a body that may be `null`.
 #[tokio::test]
 async fn server_checks_whole_bodies_exact_bounds_and_nullable_items() {
     let addr = serve().await;
@@ -599,8 +600,8 @@ async fn server_checks_whole_bodies_exact_bounds_and_nullable_items() {
     }
 }
 
-/// A body whose schema says what no Rust type holds is held to the schema as written
-/// (issue 45): each of these was taken before, and each valid one still is.
+/// A body whose schema says what no Rust type holds is held to the schema as written: each
+/// refused body is one its type alone would take, and each valid one is taken.
 #[tokio::test]
 async fn server_holds_a_body_to_its_schema_as_written() {
     let addr = serve().await;
@@ -642,8 +643,8 @@ async fn server_holds_a_body_to_its_schema_as_written() {
     }
 }
 
-/// `required: true` beside a parameter's `$ref` is applied (issue 45): the server refuses a
-/// request without it, naming it, and takes one with it.
+/// `required: true` beside a parameter's `$ref` is applied: the server refuses a request
+/// without it, naming it, and takes one with it.
 #[tokio::test]
 async fn a_sibling_of_a_parameter_reference_is_applied() {
     let addr = serve().await;
@@ -667,9 +668,9 @@ async fn a_sibling_of_a_parameter_reference_is_applied() {
     assert_eq!(status, 204, "{body}");
 }
 
-/// A document's own `Idempotency-Key` header keeps its own rules (issue 45): a key of 300
-/// characters, which the runtime's former 1..255 rule refused, is taken; one of 301, an empty
-/// one and a missing one are the document's 400 naming the header.
+/// A document's own `Idempotency-Key` header keeps its own rules: a key of 300 characters, past
+/// the pet store's 1..255 pattern, is taken; one of 301, an empty one and a missing one are the
+/// document's 400 naming the header.
 #[tokio::test]
 async fn a_document_s_own_idempotency_key_keeps_its_own_bounds() {
     let addr = serve().await;
@@ -697,7 +698,7 @@ async fn a_document_s_own_idempotency_key_keeps_its_own_bounds() {
 }
 
 /// A parameter whose schema says what its type cannot (an integer `enum`, `not`) is held to
-/// the schema as written (issue 45): each refused value was taken before.
+/// the schema as written: each refused value is one its type alone would take.
 #[tokio::test]
 async fn a_parameter_is_held_to_its_schema_as_written() {
     let addr = serve().await;
@@ -722,9 +723,8 @@ async fn a_parameter_is_held_to_its_schema_as_written() {
     }
 }
 
-/// A multipart body whose schema says what its types cannot is held to the schema as
-/// written, its parts read into the schema's type (issue 45): each refused body was taken
-/// before.
+/// A multipart body whose schema says what its types cannot is held to the schema as written,
+/// its parts read into the schema's type: each refused body is one its type alone would take.
 #[tokio::test]
 async fn a_multipart_body_is_held_to_its_schema_as_written() {
     let addr = serve().await;
@@ -770,9 +770,9 @@ async fn a_multipart_body_is_held_to_its_schema_as_written() {
 }
 
 /// A multipart body of no one Rust type (an `allOf` of an `anyOf`, discord's invite form)
-/// has its text parts read as the schema says before it is held (issue 45): `hours=0` is the
-/// integer 0, which the second branch admits; a part holding JSON is the array of objects it
-/// spells. Each 204 below was a 400 ("must be null or an integer, got a string") before.
+/// has its text parts read as the schema says before it is held: `hours=0` is the integer 0,
+/// which the second branch admits; a part holding JSON is the array of objects it spells. Held
+/// as text, each 204 below would be a 400 ("must be null or an integer, got a string").
 #[tokio::test]
 async fn a_multipart_body_of_no_one_type_reads_its_text_by_the_schema() {
     let addr = serve().await;
@@ -819,8 +819,8 @@ async fn a_multipart_body_of_no_one_type_reads_its_text_by_the_schema() {
     }
 }
 
-/// A form body whose schema says what its types cannot is held to the schema as written
-/// (issue 45): each refused body was taken before.
+/// A form body whose schema says what its types cannot is held to the schema as written: each
+/// refused body is one its type alone would take.
 #[tokio::test]
 async fn a_form_body_is_held_to_its_schema_as_written() {
     let addr = serve().await;

@@ -1,6 +1,6 @@
-//! Pagination as streams (issue 14, tests/fixtures/paging.yaml) over real HTTP on 127.0.0.1:
-//! the generated server pages in the three styles the generator recognises, and each
-//! generated `…_stream` method walks every page lazily, sending back what the page named.
+//! Pagination as streams (tests/fixtures/paging.yaml) over real HTTP on 127.0.0.1: the
+//! generated server pages in the three styles the generator recognises, and each generated
+//! `…_stream` method walks every page lazily, sending back what the page named.
 
 mod common;
 

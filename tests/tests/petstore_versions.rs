@@ -1,6 +1,6 @@
-//! spec/petstore.yaml moved from OpenAPI 3.0.3 to 3.1.1 (issue 10): the 3.0 form, kept as
-//! tests/fixtures/petstore-3.0.yaml, and the 3.1 form produce the same Rust code, file for
-//! file. Only the name of the source document differs (header lines, the READMEs).
+//! spec/petstore.yaml in OpenAPI 3.1.1 and its OpenAPI 3.0.3 form, kept as
+//! tests/fixtures/petstore-3.0.yaml, produce the same Rust code, file for file. Only the name
+//! of the source document differs (header lines, the READMEs).
 
 use std::collections::BTreeMap;
 use std::path::Path;

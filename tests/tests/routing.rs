@@ -1,8 +1,8 @@
-//! Path keys axum cannot route as they are (issue 34), end to end over loopback with the
-//! generated crates of `tests/fixtures/routing.yaml`: every request reaches the operation its
-//! key describes with the parameters the key names, through the generated client and as raw
-//! HTTP (404 for a path no key describes, 405 with `Allow` for a method no matching key
-//! declares), and the root path answers under the base path with and without a slash.
+//! Path keys axum cannot route as they are, end to end over loopback with the generated crates
+//! of `tests/fixtures/routing.yaml`: every request reaches the operation its key describes with
+//! the parameters the key names, through the generated client and as raw HTTP (404 for a path
+//! no key describes, 405 with `Allow` for a method no matching key declares), and the root path
+//! answers under the base path with and without a slash.
 
 mod common;
 #[path = "../../runtime/server/tests/common/spans.rs"]
@@ -624,7 +624,7 @@ impl metrics::Recorder for Durations {
 /// A route several path keys share is served by its dispatch function, whose `Operation`
 /// names no operation: the operation it chooses names itself on the request's span
 /// (`otel.name`, `apigen.operation.id`) and in its duration's labels, as a route of its own
-/// does (issue 30).
+/// does.
 #[tokio::test]
 async fn a_dispatched_operation_names_itself_on_the_span_and_metrics() {
     use tracing_subscriber::layer::SubscriberExt;

@@ -512,10 +512,10 @@ components:
     );
 }
 
-/// Properties of a schema's own beside its `allOf` (swagger-parser issue 1796's
+/// Properties of a schema's own beside its `allOf` (`swagger-parser-issue-1796`
 /// `ComposedModel`): a value must fit both, so the struct holds the own members and the parts'
-/// (it held only its own, and the mock's answer lacked the required `uuid`); a `required`
-/// beside `allOf` also names members a part declares.
+/// (with only its own, the mock's answer would lack the required `uuid`); a `required` beside
+/// `allOf` also names members a part declares.
 #[test]
 fn own_properties_beside_all_of_keep_the_parts() {
     let text = r#"openapi: 3.0.3
@@ -677,8 +677,8 @@ components:
     assert!(router.contains("value.validate(at, out)"), "{router}");
     // Two string variants told apart by pattern alone (nexus's `IpNet`): each variant's
     // pattern is checked, and the reader takes the first variant whose checks the value
-    // passes (before, it took the first for any string, so neither pattern could judge the
-    // value: invalid nets were accepted). tests/tests/constructs_e2e.rs sends such values.
+    // passes (taking the first for any string would leave neither pattern to judge the value,
+    // and invalid nets would be accepted). tests/tests/constructs_e2e.rs sends such values.
     let ip = &types[types.find("impl Validate for IpNet").expect(types)..];
     let ip = &ip[..ip.find("\n}\n").unwrap()];
     assert_eq!(ip.matches("check_pattern").count(), 2, "{ip}");

@@ -18,7 +18,7 @@ use serde_yaml::{Mapping, Value};
 use crate::codegen;
 use apigen_cli::project::{Report, Target, sync};
 
-/// What the evolved document adds, each the kind of change the issue calls additive.
+/// What the evolved document adds, each an additive kind of change.
 pub const ADDITIONS: &[&str] = &[
     "optional property `nickname` on NewPet (and so on Pet, through allOf)",
     "optional query parameter `tag` on listPets",
@@ -287,7 +287,7 @@ mod tests {
             ("server/src/types.rs", "Adopted,"),
             ("client/src/types.rs", "Adopted,"),
             ("server/src/api.rs", "pub tag: Option<String>"),
-            ("client/src/client.rs", "#[param(\"tag\", with_tag)]"),
+            ("client/src/client.rs", "#[param(\"tag\", with_tag, query)]"),
             ("server/src/api.rs", "ServiceUnavailable(types::Error)"),
             ("client/src/client.rs", "ServiceUnavailable(types::Error)"),
             ("server/src/api.rs", "fn delete_pet("),

@@ -1,12 +1,12 @@
 //! `cargo xtask mutants`: mutation testing (cargo-mutants) of the rules that matter, with the
 //! survivors that cannot matter listed, and explained, in docs/mutants.md.
 //!
-//! Each group below is one cargo-mutants run: one package, the files of the rules named in
-//! issue 18 (authentication and its constant-time compare, rate limits and bans, headers on
-//! every response, retries and their budget, deprecation, problem rendering, parameter and
-//! body checks), and the test targets that exercise them. A mutant that no test notices
-//! ("missed") fails the command unless docs/mutants.md names it, without its line and column
-//! (they move with every edit), in a line of the form
+//! Each group below is one cargo-mutants run: one package, the files of the rules that matter
+//! (authentication and its constant-time compare, rate limits and bans, headers on every
+//! response, retries and their budget, deprecation, problem rendering, parameter and body
+//! checks), and the test targets that exercise them. A mutant that no test notices ("missed")
+//! fails the command unless docs/mutants.md names it, without its line and column (they move
+//! with every edit), in a line of the form
 //! ``- `path/to/file.rs`: `replace … in Function` — why it cannot matter``.
 //!
 //! Runs are slow (each mutant rebuilds the package and reruns its tests), so the full set is

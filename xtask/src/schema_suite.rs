@@ -1,5 +1,5 @@
 //! `cargo xtask schema-suite [--draft 2020-12|4] [--filter S]...`: JSON Schema's own test
-//! suite held against a generated server and client (issue 45).
+//! suite held against a generated server and client.
 //!
 //! The suite's files (`tests/fixtures/json-schema-suite/<draft>/`, copied with their origin in
 //! that folder's README) are lists of groups, each a schema and values with `valid: true` or

@@ -1,7 +1,7 @@
 //! `cargo xtask serve-corpus [DOC|DIR...] [--filter S] [--max-examples N] [--seed N]
 //! [--seeds N] [--workers N] [--generate-only]`: every corpus document's generated server,
-//! started with its mock and held to schemathesis (issue 34), on one seed or several (issue 45:
-//! a pass must not depend on the seed).
+//! started with its mock and held to schemathesis, on one seed or several (a pass must not
+//! depend on the seed).
 //!
 //! Per document (found as `cargo xtask corpus` finds them, `corpus::find_documents`): the
 //! server crate is generated into one throwaway workspace (`target/serve-corpus/ws/`) and its
@@ -471,9 +471,9 @@ fn build(ws: &Path, target_dir: &Path, members: &[String]) -> Result<(), String>
 /// document the OpenAPI 3.0 one apigen reads it as (written beside the reports). schemathesis
 /// reads a 2.0 operation's `produces` as the media types of every response, so it wants a
 /// `Content-Type` on a `204` with no body; and the server was generated from the 3.0 reading,
-/// which issue 28's tests hold to the 2.0 text. A document with references where the
-/// specification allows none is tested bundled (below). Each document is read once more here
-/// (a large one takes a second or two; its server took minutes to build).
+/// which the generator's Swagger 2.0 tests hold to the 2.0 text. A document with references
+/// where the specification allows none is tested bundled (below). Each document is read once
+/// more here (a large one takes a second or two; its server took minutes to build).
 fn tested_document(doc: &Document, reports: &Path) -> Result<PathBuf, String> {
     let path = doc.base.join(&doc.root);
     let files = apigen::FileSystem::new(&doc.base);

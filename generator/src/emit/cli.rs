@@ -1,8 +1,8 @@
-//! Prints the command-line client crate (`…-cli`, issue 14): one clap subcommand per
-//! operation the CLI can call, its flags from the parameters (and the body's top-level
-//! properties), built on the generated client. Which operations, and every name, flag and
-//! environment variable, are decided in `lower/cli.rs` (IR [`Cli`]). `cargo xtask codegen`
-//! writes it for the pet store (`generated-cli/`), and for any document with `--cli`.
+//! Prints the command-line client crate (`…-cli`): one clap subcommand per operation the CLI
+//! can call, its flags from the parameters (and the body's top-level properties), built on the
+//! generated client. Which operations, and every name, flag and environment variable, are
+//! decided in `lower/cli.rs` (IR [`Cli`]). `cargo xtask codegen` writes it for the pet store
+//! (`generated-cli/`), and for any document with `--cli`.
 
 use crate::emit::{client, ident, rust_type};
 use crate::ir::{
@@ -410,7 +410,7 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
         .contains("Arg ::")
         .then(|| quote!(Arg,));
     // Each subcommand's builder beside its runner, so that one operation reads in one place;
-    // both compile under the client's features of the operation's tags (issue 46).
+    // both compile under the client's features of the operation's tags.
     let gate = |c: &crate::ir::CliCommand| api.features.of_operation(c.operation);
     let commands: Vec<TokenStream> = subcommands
         .iter()
@@ -952,8 +952,8 @@ pub fn cargo_toml(
             super::manifest::cli_runtime_dependency(path.as_deref())?
         ),
     };
-    // The client's features per tag, passed on (issue 46): the client is taken without its
-    // defaults, and the CLI's `default` turns every tag on, as the client's does.
+    // The client's features per tag, passed on: the client is taken without its defaults, and
+    // the CLI's `default` turns every tag on, as the client's does.
     let (client_features, tag_features) = if api.features.features.is_empty() {
         (String::new(), String::new())
     } else {

@@ -1,6 +1,6 @@
-//! The client's cargo features printed (issue 46, `lower::features` decides them): a
-//! `#[cfg(any(feature = …))]` on every item an operation or a type prints, and the
-//! allowances a crate built with some features off needs.
+//! The client's cargo features printed (`lower::features` decides them): a
+//! `#[cfg(any(feature = …))]` on every item an operation or a type prints, and the allowances a
+//! crate built with some features off needs.
 
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use quote::quote;

@@ -72,7 +72,7 @@ pub struct CliCommand {
     pub multipart: Option<CliBody>,
 }
 
-/// How a subcommand takes its request body (issue 47).
+/// How a subcommand takes its request body.
 #[derive(Debug, Clone)]
 pub enum CliBody {
     /// JSON (or form data, given as JSON): `--body JSON|@FILE|-`, `--body-file`, standard

@@ -18,8 +18,8 @@ pub struct Operation {
     /// The client methods that send the body as `multipart/form-data` (`create_message_multipart`
     /// and, with optional parameters, `create_message_multipart_with`), when the document
     /// offers that beside JSON or a form: the method `rust` sends the typed body, these a
-    /// `runtime::multipart::Form` (issue 47; the command line sends the form when given
-    /// `--field` or `--file`).
+    /// `runtime::multipart::Form` (the command line sends the form when given `--field` or
+    /// `--file`).
     pub multipart_twin: Option<MultipartTwin>,
     /// `ListPets`, the stem of the operation's own types.
     pub stem: String,
@@ -331,7 +331,7 @@ pub struct Body {
     /// Other media types of a bytes or text body, read alike (the implementation gets the
     /// bytes or the text whichever was sent) and which the client's caller may send instead of
     /// `content_type` (`image/jpeg` beside `image/png`; api.github.com's `text/x-markdown`
-    /// beside `text/plain`), in the document's order (issue 47).
+    /// beside `text/plain`), in the document's order.
     pub raw_media: Vec<String>,
     /// For a `multipart/form-data` body, which reaches the implementation as its bytes
     /// (`BodyKind::Bytes`): the type of the document's schema, which the server decodes the
@@ -510,6 +510,23 @@ impl Operation {
     pub fn served_plainly(&self) -> bool {
         let sunset = self.deprecated.as_ref().is_some_and(|d| d.sunset.is_some());
         !sunset && self.idempotency_key.is_none() && self.extra_headers.is_empty()
+    }
+
+    /// Whether the client's options struct writes the optional query parameters (their
+    /// styles declared on its fields, `request::parameters!`): when there are some, none
+    /// keeps reserved characters (`allowReserved`, which the method switches around its
+    /// value), and every required query parameter comes before them, so the method's own
+    /// appends then the options' keep the document's order of pairs.
+    pub fn query_in_options(&self) -> bool {
+        let query: Vec<&Param> = self
+            .params
+            .iter()
+            .filter(|p| p.location == Location::Query)
+            .collect();
+        self.query_string.is_none()
+            && query.iter().any(|p| !p.required)
+            && !query.iter().any(|p| p.allow_reserved)
+            && query.iter().skip_while(|p| p.required).all(|p| !p.required)
     }
 
     /// Whether the operation's answer switches protocols: a `101` and no 2XX, taken for a

@@ -1,5 +1,5 @@
-//! Keywords beside a parameter's, request body's, response's or header's `$ref` (issue 45,
-//! item 4): `{$ref: '#/components/parameters/Filter', required: true, description: …}`.
+//! Keywords beside a parameter's, request body's, response's or header's `$ref`: `{$ref:
+//! '#/components/parameters/Filter', required: true, description: …}`.
 //!
 //! OpenAPI 3.1 lets `summary` and `description` beside a Reference Object override the
 //! target's and says any other property is ignored; 3.0 says all are ignored. The tools users

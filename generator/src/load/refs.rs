@@ -532,9 +532,9 @@ impl Bundler<'_> {
     /// the specification puts a map (or a list) of objects, none of which may be one. Redocly's
     /// bundler and swagger-parser resolve a reference wherever it stands, and large split
     /// documents are written so: the map is replaced by a copy of its target, with a warning
-    /// at the place (issue 45). Returns where the map's entries were written (the target's
-    /// file and pointer, for the references inside them), or `cx`'s child when it was no
-    /// reference. A property named `$ref` (its value a schema, not a string) is no reference.
+    /// at the place. Returns where the map's entries were written (the target's file and
+    /// pointer, for the references inside them), or `cx`'s child when it was no reference. A
+    /// property named `$ref` (its value a schema, not a string) is no reference.
     fn container(&mut self, v: &mut Value, key: &str, what: &str, cx: &Cx) -> Cx {
         let at = cx.child(key);
         let Some(child) = v.get_mut(key) else {

@@ -235,7 +235,7 @@ fn left_out_because(op: &Operation) -> Option<String> {
     }
 }
 
-/// How the subcommand takes `b` (issue 47); `example` is the command line so far
+/// How the subcommand takes `b`; `example` is the command line so far
 /// (`petstore-cli upload-image`), for the help's example.
 fn body(b: &crate::ir::Body, api: &Api, example: &str) -> CliBody {
     match &b.kind {

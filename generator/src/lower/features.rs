@@ -1,7 +1,6 @@
-//! One cargo feature per tag of the server, client and CLI crates (issue 46): which feature
-//! compiles each operation and each type, decided once, so that a team calling or serving one
-//! part of a large API compiles that part only (`default-features = false, features =
-//! ["issues"]`).
+//! One cargo feature per tag of the server, client and CLI crates: which feature compiles each
+//! operation and each type, decided once, so that a team calling or serving one part of a large
+//! API compiles that part only (`default-features = false, features = ["issues"]`).
 //!
 //! Rules (README, "Building a part of a large API"):
 //! - a feature per tag the operations use, named after it in kebab case (`Pull Requests` →

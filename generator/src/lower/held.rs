@@ -1,5 +1,5 @@
 //! Which JSON bodies the runtime holds to their schema as written (`runtime::schema`), decided
-//! once per operation (issue 45, "where checks live").
+//! once per operation.
 //!
 //! Two places check a body. The body's types and their `Validate` impls hold what a Rust type
 //! says of a value: a typed object's properties and `required`, a string's length, pattern

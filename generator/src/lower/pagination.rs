@@ -1,6 +1,6 @@
-//! Which operations page their results in a way the client can follow, and how (issue 14):
-//! the decision behind every `…_stream` method, and the warning for an operation that looks
-//! paginated but matches no pattern.
+//! Which operations page their results in a way the client can follow, and how: the decision
+//! behind every `…_stream` method, and the warning for an operation that looks paginated but
+//! matches no pattern.
 //!
 //! Patterns, tried in this order on a `GET` with one success body and optional parameters:
 //! 1. dropshot's `x-dropshot-pagination`: a body `{items: [...], next_page: "…"}` and a
@@ -346,9 +346,12 @@ mod tests {
         assert!(out.warnings.is_empty(), "{:?}", out.warnings);
         let text = client(&out);
         assert!(text.contains("pub fn list_a_stream<'a>("), "{text}");
-        assert!(text.contains("options.cursor = Some(next);"), "{text}");
         assert!(
-            text.contains("Ok(Page::new(body.results, body.next_cursor))"),
+            text.contains("|options, next| options.cursor = Some(next)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Page::new(body.results, body.next_cursor)"),
             "{text}"
         );
     }
@@ -384,16 +387,13 @@ mod tests {
         ));
         assert!(out.warnings.is_empty(), "{:?}", out.warnings);
         let text = client(&out);
+        assert!(text.contains("pages::link_page,"), "{text}");
         assert!(
-            text.contains("Ok(Page::new(response.into_inner(), next))"),
+            text.contains("Page::new(response.into_inner().runners, next)"),
             "{text}"
         );
         assert!(
-            text.contains("Ok(Page::new(response.into_inner().runners, next))"),
-            "{text}"
-        );
-        assert!(
-            text.contains("\"per_page\" => options.per_page = value.parse().ok(),"),
+            text.contains("#[param(\"per_page\", with_per_page, query, next)]"),
             "{text}"
         );
     }

@@ -629,9 +629,9 @@ impl<'a> Schemas<'a> {
 
 impl<'a> Schemas<'a> {
     /// A schema with properties of its own: a struct of them, and of its `allOf` parts' when
-    /// it has parts beside (swagger-parser issue 1796's `ComposedModel`: `name`, and `allOf:
+    /// it has parts beside (the `ComposedModel` of `swagger-parser-issue-1796`: `name`, and `allOf:
     /// [BaseModel]` with `uuid`): a value must fit both, so the struct holds both; its own
-    /// members alone lost the parts' (the mock answered without the required `uuid`).
+    /// members alone would lose the parts' (the mock would answer without the required `uuid`).
     fn members(&mut self, name: &str, v: &View<'_>, pointer: &str, sink: &mut Sink) -> TypeKind {
         if !v.all_of.is_empty() && v.union().is_none() {
             let own = Own {

@@ -1,6 +1,6 @@
 //! A part of a document (`Options::select`, apigen.toml's `tags` and `operations`): the
 //! operations picked and the types they reach, for teams that call five operations of a
-//! 700-operation API and should not compile the rest (issue 46).
+//! 700-operation API and should not compile the rest.
 //!
 //! Rules: an operation is kept when one of its tags is listed or its operationId is (an
 //! operation without an operationId is picked by its tags only); a tag or id that names no

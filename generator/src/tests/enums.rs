@@ -1,6 +1,6 @@
-//! String enums with equal values are one type (`lower::schema::share_equal_enums`, issue
-//! 46): which one keeps the definition, that the others become aliases of it, and that what
-//! names a variant through an alias (a parameter's default) still does.
+//! String enums with equal values are one type (`lower::schema::share_equal_enums`): which one
+//! keeps the definition, that the others become aliases of it, and that what names a variant
+//! through an alias (a parameter's default) still does.
 
 use crate::ir::{TypeKind, TypeRef};
 

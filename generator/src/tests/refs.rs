@@ -486,11 +486,11 @@ fn errors_found_later_name_the_file_and_line_they_stand_in() {
     );
 }
 
-/// References where the specification puts none (issue 45): a map of property schemas, a
-/// list of parameters and a map of responses kept in other files, as DigitalOcean's document
-/// is written (`properties: {$ref: 'models/attributes.yml#/droplet_ids'}`); each is read as
-/// its target, references inside it followed from the target's file, with a warning at the
-/// place. A property named `$ref` whose value is a schema is still a property.
+/// References where the specification puts none: a map of property schemas, a list of
+/// parameters and a map of responses kept in other files, as DigitalOcean's document is written
+/// (`properties: {$ref: 'models/attributes.yml#/droplet_ids'}`); each is read as its target,
+/// references inside it followed from the target's file, with a warning at the place. A
+/// property named `$ref` whose value is a schema is still a property.
 #[test]
 fn maps_and_lists_kept_in_other_files_are_read_in_place() {
     let root = format!(

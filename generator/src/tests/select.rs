@@ -1,5 +1,5 @@
-//! A part of a document (`Options::select`, issue 46): the operations picked, the types they
-//! reach and nothing else; names that pick nothing are errors.
+//! A part of a document (`Options::select`): the operations picked, the types they reach and
+//! nothing else; names that pick nothing are errors.
 
 use crate::Options;
 use crate::options::Selection;

@@ -1,6 +1,6 @@
-//! Shapes JSON Schema's own test suite writes that documents may write too (issue 45): counts
-//! written `2.0`, references whose fragment is percent-encoded, property names with control
-//! characters. Each is read (not refused) and printed as code rustc takes.
+//! Shapes JSON Schema's own test suite writes that documents may write too: counts written
+//! `2.0`, references whose fragment is percent-encoded, property names with control characters.
+//! Each is read (not refused) and printed as code rustc takes.
 
 use super::{field, lower_text};
 use crate::ir::{TypeKind, TypeRef};

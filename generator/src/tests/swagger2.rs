@@ -489,7 +489,7 @@ fn a_split_2_0_document_reads_and_reports_in_its_own_terms() {
 
 /// A 2.0 parameter has no `schema`: one that says more than its type holds (an `enum` of an
 /// array, of integers, `uniqueItems`) is held to the parameter object itself, which the
-/// runtime walks as draft 4 (swagger-parser issue 597's `status`); a plain one keeps its
+/// runtime walks as draft 4 (the `status` of `swagger-parser-issue-597`); a plain one keeps its
 /// type's checks alone.
 #[test]
 fn a_parameter_that_says_more_than_its_type_is_held_to_the_parameter_object() {

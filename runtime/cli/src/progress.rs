@@ -1,4 +1,4 @@
-//! A progress line on standard error for long transfers (issue 47): an upload or a download of
+//! A progress line on standard error for long transfers: an upload or a download of
 //! a few MB shows how far it has got, redrawn in place, when standard error is a terminal;
 //! nothing otherwise (a pipe or a log file gets no carriage returns). The client's
 //! `on_progress` feeds it.

@@ -1,9 +1,9 @@
-//! Request bodies that are not JSON (issue 47): a binary or text body from a file or standard
-//! input (`--body-file PATH`, `-` for standard input; `--body TEXT` for text), and a
-//! `multipart/form-data` body from fields and files (`--field name=value`, `--file
-//! name=PATH`), as curl's `--data-binary @file` and `-F name=@file` do. Everything is read and
-//! checked before anything is sent: a missing required part or an unreadable file is a usage
-//! error (status 2).
+//! Request bodies that are not JSON: a binary or text body from a file or standard input
+//! (`--body-file PATH`, `-` for standard input; `--body TEXT` for text), and a
+//! `multipart/form-data` body from fields and files (`--field name=value`, `--file name=PATH`),
+//! as curl's `--data-binary @file` and `-F name=@file` do. Everything is read and checked
+//! before anything is sent: a missing required part or an unreadable file is a usage error
+//! (status 2).
 
 use std::io::Read;
 

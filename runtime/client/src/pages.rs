@@ -22,6 +22,7 @@ use futures_core::Stream;
 use http::HeaderMap;
 
 use super::error::Error;
+use super::response::ResponseValue;
 
 /// One page: its items, and what the next request needs (`None`: this was the last page).
 #[derive(Debug, Clone, PartialEq)]
@@ -148,6 +149,35 @@ impl<'a, T, E> Pages<'a, T, E> {
         Self::from_boxed(Box::new(fetch))
     }
 
+    /// The stream of a generated `…_stream` method: each page is `call(options)`, the
+    /// options of every page after the first set from what the page before named
+    /// (`set_next`), each answer read into a page by `read` (its items, and where the next
+    /// page is named). [`follow_link`] and [`link_page`] are the `Link` header's pair.
+    pub fn from_calls<O, B, Fut>(
+        options: O,
+        set_next: fn(&mut O, String),
+        mut call: impl FnMut(O) -> Fut + MaybeSend + 'a,
+        read: fn(ResponseValue<B>) -> Page<T>,
+    ) -> Self
+    where
+        O: Clone + MaybeSend + 'a,
+        Fut: Future<Output = Result<ResponseValue<B>, Error<E>>> + MaybeSend + 'a,
+        B: 'a,
+        T: 'a,
+        E: 'a,
+    {
+        Self::from_boxed(Box::new(
+            move |next: Option<String>| -> PageFuture<'a, T, E> {
+                let mut options = options.clone();
+                if let Some(next) = next {
+                    set_next(&mut options, next);
+                }
+                let answer = call(options);
+                Box::pin(async move { Ok(read(answer.await?)) })
+            },
+        ))
+    }
+
     fn from_boxed(fetch: Fetch<'a, T, E>) -> Self {
         Self {
             fetch,
@@ -224,6 +254,41 @@ impl<T, E> Stream for Pages<'_, T, E> {
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         self.get_mut().poll_item(cx)
     }
+}
+
+/// `Send` where futures are sent between threads; nothing in a browser, whose futures are
+/// not `Send`.
+#[cfg(not(target_arch = "wasm32"))]
+pub trait MaybeSend: Send {}
+#[cfg(not(target_arch = "wasm32"))]
+impl<T: Send + ?Sized> MaybeSend for T {}
+/// `Send` where futures are sent between threads; nothing in a browser, whose futures are
+/// not `Send`.
+#[cfg(target_arch = "wasm32")]
+pub trait MaybeSend {}
+#[cfg(target_arch = "wasm32")]
+impl<T: ?Sized> MaybeSend for T {}
+
+/// Options a `Link` target's query parameters can set: the fields `request::parameters!`
+/// marks `next` (those `str::parse` reads back from a link's text).
+pub trait Follow {
+    /// Sets the option the query parameter `name` stands for to `value`; any other name
+    /// is left alone.
+    fn follow(&mut self, name: &str, value: &str);
+}
+
+/// Sets `options` from the query of a `Link` target, pair by pair.
+pub fn follow_link<O: Follow>(options: &mut O, next: String) {
+    for (name, value) in query_pairs(&next) {
+        options.follow(&name, &value);
+    }
+}
+
+/// A page of a body that is the list itself, the next page the `Link` header's
+/// `rel="next"` target.
+pub fn link_page<T, B: IntoItems<T>>(response: ResponseValue<B>) -> Page<T> {
+    let next = link_next(response.headers());
+    Page::new(response.into_inner(), next)
 }
 
 /// The target of the `Link` header's `rel="next"` link (RFC 8288), as api.github.com and

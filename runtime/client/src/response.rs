@@ -303,6 +303,77 @@ macro_rules! __apigen_errors {
 #[doc(inline)]
 pub use crate::__apigen_errors as errors;
 
+/// A documented response header read as a `T`: `None` when it is absent, not text, or not
+/// a `T` (a client reads what a server sends without failing the call over a header).
+pub fn header<T: std::str::FromStr>(headers: &HeaderMap, name: &str) -> Option<T> {
+    headers.get(name)?.to_str().ok()?.trim().parse().ok()
+}
+
+/// A documented list header (`a, b`), each item read as a `T`: `None` when it is absent,
+/// not text, or an item is not a `T`.
+pub fn header_list<T: std::str::FromStr>(headers: &HeaderMap, name: &str) -> Option<Vec<T>> {
+    let value = headers.get(name)?.to_str().ok()?;
+    value.split(',').map(|v| v.trim().parse().ok()).collect()
+}
+
+/// Declares the documented headers of an answer: the struct as written, every field an
+/// `Option` under `#[header("name")]` (`#[header("name", list)]` for a list, `a, b`). It
+/// expands to the struct and `from_headers`, which reads each one ([`header`],
+/// [`header_list`]).
+///
+/// ```ignore
+/// response::headers! {
+///     /// Headers of the `200` answer of `listPets`.
+///     #[derive(Debug, Clone, Default, PartialEq)]
+///     pub struct ListPetsOkHeaders {
+///         #[header("x-next")]
+///         pub x_next: Option<String>,
+///     }
+/// }
+/// ```
+#[doc(hidden)]
+#[macro_export]
+// `crate::runtime`, not `$crate`: the runtime as the calling crate names it (see `object::json!`).
+#[allow(clippy::crate_in_macro_def)]
+macro_rules! __apigen_headers {
+    (
+        $(#[doc = $doc:literal])*
+        #[derive($($derive:tt)*)]
+        $vis:vis struct $name:ident {
+            $(
+                $(#[doc = $field_doc:literal])*
+                #[header($wire:literal $(, $list:ident)?)]
+                $field_vis:vis $field:ident: Option<$ty:ty $(,)?>,
+            )*
+        }
+    ) => {
+        $(#[doc = $doc])*
+        #[derive($($derive)*)]
+        $vis struct $name {
+            $($(#[doc = $field_doc])* $field_vis $field: Option<$ty>,)*
+        }
+
+        impl $name {
+            /// Reads the documented headers; a header that is missing or does not parse is
+            /// `None`.
+            pub fn from_headers(headers: &http::HeaderMap) -> Self {
+                Self {
+                    $($field: $crate::__apigen_headers!(@read headers, $wire $(, $list)?),)*
+                }
+            }
+        }
+    };
+    (@read $headers:ident, $wire:literal) => {
+        crate::runtime::response::header($headers, $wire)
+    };
+    (@read $headers:ident, $wire:literal, list) => {
+        crate::runtime::response::header_list($headers, $wire)
+    };
+}
+
+#[doc(inline)]
+pub use crate::__apigen_headers as headers;
+
 /// A successful response's typed value, with the status, headers and body it came with.
 /// Derefs to the value.
 ///

@@ -65,7 +65,7 @@ pub struct Streamed {
 /// budget; the event the break cut short is dropped (it was never complete), and an event
 /// the server sends again with the id resumed from is not delivered twice. A stream the
 /// server never numbered, a body that cannot be sent again, or an answer `204 No Content`
-/// to the reconnection (the server's "do not reconnect") ends it as before.
+/// to the reconnection (the server's "do not reconnect") ends it.
 pub struct Resume {
     http: reqwest::Client,
     request: reqwest::Request,

@@ -1,12 +1,16 @@
 //! The runtime's declarations as a generated client expands them: a union (`unions::json!`),
 //! its `Unknown` variant keeping what no variant reads and a union of scalars as a parameter;
-//! an operation's error enum (`response::errors!`), each status read into its variant.
+//! an operation's error enum (`response::errors!`), each status read into its variant; an
+//! operation's optional parameters (`request::parameters!`) writing their query.
 
 mod runtime {
     pub use apigen_client_runtime::*;
 }
 
-use runtime::response::{Raw, errors};
+use runtime::pages::Follow;
+use runtime::request::{self, ObjectQuery, Query};
+use runtime::response::{self, Raw, errors};
+use runtime::style::Style;
 use runtime::{Error, ToParam, object, unions};
 
 object::json! {
@@ -197,4 +201,123 @@ fn past_its_sunset_a_410_is_gone_naming_the_replacement() {
         } => assert_eq!((operation, replacement), ("getPet", Some("listPets"))),
         other => panic!("not gone: {other:?}"),
     }
+}
+
+/// The query a declaration writes: the fields set, in the declaration's order, each in
+/// its style; a header's field and an unset one write nothing; `next` fields are set
+/// from a link's query.
+#[test]
+fn optional_parameters_write_their_query_in_order_and_style() {
+    #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+    struct Color {
+        r: u8,
+        g: u8,
+    }
+    request::parameters! {
+        /// Options.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct Options {
+            #[param("page", with_page, query, next)]
+            pub page: Option<u32>,
+            #[param("X-Trace", with_trace)]
+            pub trace: Option<String>,
+            #[param("ids", with_ids, query(array, false, '|'))]
+            pub ids: Option<Vec<i64>>,
+            #[param("tags", with_tags, query(array, true, ','))]
+            pub tags: Option<Vec<String>>,
+            #[param("filter", with_filter, query(object, ObjectQuery::Deep))]
+            pub filter: Option<Color>,
+            #[param("color", with_color, query(styled, Style::PipeDelimited, false))]
+            pub color: Option<Color>,
+            #[param("q", with_q, query, next)]
+            pub q: Option<String>,
+        }
+    }
+    assert_eq!(Options::default().query().unwrap(), "");
+    let set = Options::default()
+        .with_q("a b".to_string())
+        .with_trace("t".to_string())
+        .with_page(2)
+        .with_ids(vec![1, 2])
+        .with_tags(vec!["x".to_string(), "y".to_string()])
+        .with_filter(Color { r: 1, g: 2 })
+        .with_color(Color { r: 3, g: 4 });
+    assert_eq!(
+        set.query().unwrap(),
+        "page=2&ids=1|2&tags=x&tags=y&filter%5Br%5D=1&filter%5Bg%5D=2&color=r|3|g|4&q=a%20b"
+    );
+    let mut query = Query::new();
+    query.append("first", &true);
+    set.append_query(&mut query).unwrap();
+    assert!(query.finish().starts_with("first=true&page=2&"));
+
+    let mut next = Options::default().with_trace("kept".to_string());
+    next.follow("page", "3");
+    next.follow("q", "b");
+    next.follow("ids", "9");
+    next.follow("elsewhere", "1");
+    assert_eq!(next.page, Some(3));
+    assert_eq!(next.q.as_deref(), Some("b"));
+    assert_eq!(next.ids, None);
+    assert_eq!(next.trace.as_deref(), Some("kept"));
+    next.follow("page", "not a number");
+    assert_eq!(next.page, None);
+}
+
+/// A type name too long for one line is printed `Option<\n Type,\n>`: the declaration
+/// takes the trailing comma.
+#[test]
+fn optional_parameters_declare_a_setter_each() {
+    type AVeryLongTypeNameThatAPrinterWrapsOntoALineOfItsOwnWithATrailingComma = u32;
+    request::parameters! {
+        /// Options.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct Options {
+            #[param("limit", with_limit)]
+            pub limit: Option<i64>,
+            #[param("long", with_long)]
+            pub long: Option<
+                AVeryLongTypeNameThatAPrinterWrapsOntoALineOfItsOwnWithATrailingComma,
+            >,
+        }
+    }
+    let set = Options::default().with_limit(3).with_long(Some(7));
+    assert_eq!(set.limit, Some(3));
+    assert_eq!(set.long, Some(7));
+    assert_eq!(set.with_limit(None).limit, None);
+}
+
+response::headers! {
+    /// Headers of an answer.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct AnswerHeaders {
+        /// A link.
+        #[header("link")]
+        pub link: Option<String>,
+        #[header("x-count")]
+        pub count: Option<i64>,
+        #[header("x-ids", list)]
+        pub ids: Option<Vec<u32>>,
+    }
+}
+
+/// A declared header struct reads each header as its type; one that is absent or does not
+/// parse is `None`, the others still read.
+#[test]
+fn declared_headers_read_each_or_none() {
+    let mut map = http::HeaderMap::new();
+    map.insert("link", "<https://x/?page=2>; rel=\"next\"".parse().unwrap());
+    map.insert("x-count", " 42 ".parse().unwrap());
+    map.insert("x-ids", "1, 2,3".parse().unwrap());
+    let read = AnswerHeaders::from_headers(&map);
+    assert_eq!(
+        read.link.as_deref(),
+        Some("<https://x/?page=2>; rel=\"next\"")
+    );
+    assert_eq!(read.count, Some(42));
+    assert_eq!(read.ids, Some(vec![1, 2, 3]));
+    map.insert("x-count", "many".parse().unwrap());
+    map.insert("x-ids", "1, two".parse().unwrap());
+    map.remove("link");
+    assert_eq!(AnswerHeaders::from_headers(&map), AnswerHeaders::default());
 }

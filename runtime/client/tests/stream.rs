@@ -223,7 +223,7 @@ fn transport(base: &str) -> Transport {
         retry_transient: true,
         wait_on_exhausted: false,
     };
-    // Loopback, so never through a proxy the environment names (issue 18).
+    // Loopback, so never through a proxy the environment names.
     let http = reqwest::Client::builder().no_proxy().build().unwrap();
     Transport::new(http, base, Credentials::default(), retry)
 }

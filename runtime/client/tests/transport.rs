@@ -204,8 +204,8 @@ async fn get_sends_query_and_bearer_and_decodes() {
 }
 
 /// The default HTTP client follows no redirect: a `303` is the answer (here undocumented, so
-/// `UnexpectedStatus`, its `Location` kept), and nothing is sent where it points (issue 33:
-/// nexus's login answers `303`, and following it sent the request to Prism's made-up place).
+/// `UnexpectedStatus`, its `Location` kept), and nothing is sent where it points (nexus's login
+/// answers `303`, and following it sends the request to Prism's made-up place).
 #[tokio::test]
 async fn redirects_are_answers_not_followed() {
     let server = Server::start(vec![

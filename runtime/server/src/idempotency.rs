@@ -43,8 +43,8 @@ use super::runtime_handle::Runtime;
 /// How long a completed response is kept by default: 24 hours, as Stripe does.
 pub const DEFAULT_TTL: Duration = Duration::from_secs(24 * 60 * 60);
 
-/// The longest key [`serve`]'s former rule takes (Stripe's limit); the key's rules are now the
-/// document's.
+/// The longest key [`serve`]'s former rule takes (Stripe's limit); generated code holds the key
+/// to the document's rules.
 pub const MAX_KEY_LEN: usize = 255;
 
 static IDEMPOTENCY_KEY: HeaderName = HeaderName::from_static("idempotency-key");
@@ -97,8 +97,8 @@ where
 /// What code generated before the document's rules read the key calls (the runtime's
 /// public API only grows within 0.1): the key is checked by the runtime's former rule, 1 to
 /// [`MAX_KEY_LEN`] visible ASCII characters other than `"` and `\`, quoted or bare, and a
-/// missing one refused where `required`; then as [`serve_replayable`]. Generated code now
-/// calls [`serve_replayable`].
+/// missing one refused where `required`; then as [`serve_replayable`]. Generated code calls
+/// [`serve_replayable`] instead.
 pub fn serve<F, Fut>(
     rt: Runtime,
     operation: &'static str,

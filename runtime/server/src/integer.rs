@@ -6,7 +6,8 @@
 //! Such a number arrives as a double, exact only up to 2^53 in magnitude: beyond that,
 //! `-9223372036854775809` (past `i64`, so read as a double) would round to `i64::MIN`. So a
 //! whole number written with a fraction or exponent is taken up to ±2^53 (JavaScript's safe
-//! integers) and refused beyond; integers written as plain digits are read exactly, as before.
+//! integers) and refused beyond; integers written as plain digits are read exactly, as
+//! serde_json reads them.
 //!
 //! The rule is the same for every document version (the runtime does not know the version,
 //! and 3.0's JSON Schema draft is read the same way by lenient validators): see the README's
@@ -14,11 +15,11 @@
 //! field receives; everything else (strings, floats, `serde_json::Value` fields) passes
 //! through untouched, so a free-form `1.0` stays `1.0`.
 //!
-//! The same wrapper keeps JSON objects maps (issue 34): a derived `Deserialize` of a struct
-//! also reads serde's sequence form, the field values in order, so `[null, null]` would be
-//! taken for a struct of two optional fields. A struct is only ever an object in a document,
-//! so a sequence where a struct is asked for is refused (`invalid type: sequence, expected
-//! struct Pet`), in every generated type at any depth, without a line of generated code.
+//! The same wrapper keeps JSON objects maps: a derived `Deserialize` of a struct also reads
+//! serde's sequence form, the field values in order, so `[null, null]` would be taken for a
+//! struct of two optional fields. A struct is only ever an object in a document, so a sequence
+//! where a struct is asked for is refused (`invalid type: sequence, expected struct Pet`), in
+//! every generated type at any depth, without a line of generated code.
 //!
 //! Inside [`text_scalars`] it also reads numbers and booleans written as text (`"420"` for a
 //! `number`): a form's values are all text, and a type that buffers its input first (a

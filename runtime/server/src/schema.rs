@@ -1,6 +1,6 @@
 //! JSON Schema held to the letter at run time: a schema of the served document compiled once
 //! into a flat list of nodes (each keyword read, references resolved to node indices), which
-//! `schema_eval` walks over a request's JSON value (issue 45, "where checks live").
+//! `schema_eval` walks over a request's JSON value.
 //!
 //! Generated `Validate` impls check what a Rust type can say of a value (bounds, lengths,
 //! patterns, counts) in code per field; what a type cannot say (`not`, `if`/`then`/`else`,
@@ -115,8 +115,8 @@ pub struct Discriminator {
     pub property: String,
     /// Each value and the branch it names: the `mapping`, each branch's component name
     /// (OpenAPI's implicit mapping), and the value a branch pins its property to (`const`, or
-    /// an `enum` of one: openai's `role: developer`; issue 33 reads both, as the API sends the
-    /// pinned value).
+    /// an `enum` of one: openai's `role: developer`; both are read, as the API sends the pinned
+    /// value).
     pub tags: Vec<(String, usize)>,
     /// `defaultMapping`'s branch.
     pub default: Option<usize>,

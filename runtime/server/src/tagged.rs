@@ -1,15 +1,15 @@
 //! Reads a `oneOf` with a discriminator as its input streams past: the object's entries are
 //! read until the tag, only those before it are kept (as `serde_json::Value`s), and the
 //! variant the tag names reads the kept entries, the tag and the rest of the object straight
-//! from the input. Generated unions used to read the whole object into a `Value` tree first
-//! and decode it a second time (issue 46: a third more instructions than serde's own tagged
-//! enums on OpenAI's responses); the tag usually comes first, so usually nothing is kept.
+//! from the input. Reading the whole object into a `Value` tree first and decoding it a second
+//! time costs a third more instructions than serde's own tagged enums on OpenAI's responses;
+//! the tag usually comes first, so usually nothing is kept.
 //!
 //! Everything that is not an object with a tag of the expected kind (no tag, a tag that is
 //! not a string or, for integer tags, not an integer; an array or a scalar) is read into a
-//! `Value` and handed to the union's untagged reading, which tries its variants in order, as
-//! before. A tag the document does not list is refused, naming the tags it does list, unless
-//! the union keeps such values ([`Tagged::unknown`]: the client's, forward compatible).
+//! `Value` and handed to the union's untagged reading, which tries its variants in order. A tag
+//! the document does not list is refused, naming the tags it does list, unless the union keeps
+//! such values ([`Tagged::unknown`]: the client's, forward compatible).
 
 use super::integer::{self, WholeNumbers};
 use serde::Deserialize;

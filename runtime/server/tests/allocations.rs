@@ -7,9 +7,9 @@
 //! `axum::middleware::from_fn` layer (its boxed future was 1,152 bytes in release, past glibc's
 //! per-thread cache of 1,032, so every request took the allocator's slow path), an axum
 //! handler's own boxed `async` block, or a layer that copies its configuration per request
-//! (issue 15; the instruction counts are in `cargo xtask bench`). The operation here is small
-//! on purpose, so a document's shapes (how large its bodies and parameters are) do not move the
-//! figures; `cargo xtask bench` has the pet store's.
+//! (the instruction counts are in `cargo xtask bench`). The operation here is small on purpose,
+//! so a document's shapes (how large its bodies and parameters are) do not move the figures;
+//! `cargo xtask bench` has the pet store's.
 //!
 //! One test in this binary: the counter is process-wide.
 

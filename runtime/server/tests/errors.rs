@@ -1,6 +1,6 @@
-//! `errors`: the document's own error bodies (issue 34). A problem is written in the shape
-//! the document describes for its status (exact, then class, then `default`), its parts in the
-//! places the generator found, and the application's own renderer still wins.
+//! `errors`: the document's own error bodies. A problem is written in the shape the document
+//! describes for its status (exact, then class, then `default`), its parts in the places the
+//! generator found, and the application's own renderer still wins.
 
 use std::sync::Arc;
 

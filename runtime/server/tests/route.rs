@@ -1,6 +1,6 @@
 //! `route::PathPattern`: how a path key the router cannot match on its own reads the captured
-//! segments and the query (issue 34); the routes themselves are tested end to end with the
-//! generated crates of `tests/fixtures/routing.yaml` (`tests/tests/routing.rs`).
+//! segments and the query; the routes themselves are tested end to end with the generated
+//! crates of `tests/fixtures/routing.yaml` (`tests/tests/routing.rs`).
 
 use apigen_server_runtime::params::PathParams;
 use apigen_server_runtime::route::{PathPattern, Piece};

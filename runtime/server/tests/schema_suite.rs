@@ -171,8 +171,8 @@ fn a_discriminator_decides_the_branch() {
 
 /// A discriminator without `mapping` whose branches pin the tag (openai's chat messages,
 /// `role: {enum: [developer]}`): the pinned values name the branches as the component names
-/// do (issue 33 reads both; schemathesis and the API send the pinned ones). A branch that does
-/// not require the tag takes a value without it, as JSON Schema says (scalar-galaxy's
+/// do (both are read; schemathesis and the API send the pinned ones). A branch that does not
+/// require the tag takes a value without it, as JSON Schema says (scalar-galaxy's
 /// `CelestialBody`); `defaultMapping` (3.2) names the branch for such a value.
 #[test]
 fn a_discriminator_reads_pinned_values_and_a_missing_tag_by_the_branches() {
@@ -370,7 +370,7 @@ fn a_read_only_required_property_is_not_required_of_a_request() {
 
 /// A Swagger 2.0 parameter object is walked as its own schema (it has no `schema`): `name`,
 /// `in`, `required: true` and `collectionFormat` are not keywords the walk reads, its `type`,
-/// `items` and `enum` are (swagger-parser issue 597: an array whose `enum` lists strings, so
+/// `items` and `enum` are (`swagger-parser-issue-597`: an array whose `enum` lists strings, so
 /// no value is one of them).
 #[test]
 fn a_swagger_2_parameter_object_is_its_own_schema() {

@@ -51,7 +51,7 @@ async fn serve(app: axum::Router) -> String {
 }
 
 /// A client for the test's loopback server: never through a proxy the environment names
-/// (the suite passes with `HTTP_PROXY` set; issue 18).
+/// (the suite passes with `HTTP_PROXY` set).
 fn http() -> reqwest::Client {
     reqwest::Client::builder().no_proxy().build().unwrap()
 }

@@ -1,6 +1,6 @@
 //! The pet store's client, generated at build time into OUT_DIR (apigen::Builder); and the
-//! `store` tag's part alone (`Builder::tags`, issue 46: only its operations and the types they
-//! reach), which proves a part of a document compiles on its own.
+//! `store` tag's part alone (`Builder::tags`: only its operations and the types they reach),
+//! which proves a part of a document compiles on its own.
 
 fn main() {
     apigen::Builder::new("../../../spec/petstore.yaml")

@@ -1,11 +1,11 @@
-//! The CLI generated from tests/fixtures/answers.yaml (issue 33) as a built binary against
-//! the generated server of the same document on 127.0.0.1: a binary answer written as its
-//! bytes (to standard output or `--output FILE`, never printed as JSON), a parameter named
-//! `version` as `--version`, `null` answers, credentials named after the scheme the document
-//! uses (HTTP basic), and a WebSocket operation left out with its reason. Uploads (issue 47):
-//! a file of several MB arriving byte for byte, standard input, a text body, a multipart form
-//! of two files and a JSON part read by the server into its type, and a missing required file
-//! refused with status 2 before anything is sent.
+//! The CLI generated from tests/fixtures/answers.yaml as a built binary against the generated
+//! server of the same document on 127.0.0.1: a binary answer written as its bytes (to standard
+//! output or `--output FILE`, never printed as JSON), a parameter named `version` as
+//! `--version`, `null` answers, credentials named after the scheme the document uses (HTTP
+//! basic), and a WebSocket operation left out with its reason. Uploads: a file of several MB
+//! arriving byte for byte, standard input, a text body, a multipart form of two files and a
+//! JSON part read by the server into its type, and a missing required file refused with status
+//! 2 before anything is sent.
 
 mod common;
 
@@ -737,7 +737,7 @@ fn a_json_body_from_a_file_or_standard_input() {
 /// A body the document offers in two media types is sent as the first, or as the one
 /// `--content-type` names; one it does not list is status 2 with nothing sent, and the server
 /// refuses it (415) from any other client. A body of any media type (`*/*`) is sent as the
-/// file's extension says (issue 47).
+/// file's extension says.
 #[test]
 fn a_body_s_media_type_is_the_document_s_first_or_the_one_named() {
     let (_server, url) = serve();

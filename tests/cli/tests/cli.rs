@@ -1,6 +1,6 @@
-//! The generated command-line client (generated-cli/, issue 14) as a built binary against the
-//! reference service on 127.0.0.1: subcommands and flags from the document, bodies from
-//! flags, `--body`, `--body-file` and standard input, table and `--json` output, the key from
+//! The generated command-line client (generated-cli/) as a built binary against the reference
+//! service on 127.0.0.1: subcommands and flags from the document, bodies from flags, `--body`,
+//! `--body-file` and standard input, table and `--json` output, the key from
 //! `PETSTORE_API_KEY`, deprecation warnings, `-v`, and the exit codes (0, 1 failed, 2 usage).
 
 use std::io::Write;

@@ -1,8 +1,8 @@
-//! The CLI of tests/fixtures/text-formats.yaml, generated with `--string-formats` (issue 29),
-//! as a built binary against a scripted server on 127.0.0.1: `uuid`, `date-time` and `date`
-//! parameters and body properties are text it sends as typed, as the client it calls takes
-//! them, never values it parses first (a CLI lowered without the option read `uuid::Uuid`
-//! and refused, or failed to compile against, the client's `&str`).
+//! The CLI of tests/fixtures/text-formats.yaml, generated with `--string-formats`, as a built
+//! binary against a scripted server on 127.0.0.1: `uuid`, `date-time` and `date` parameters and
+//! body properties are text it sends as typed, as the client it calls takes them, never values
+//! it parses first (a CLI lowered without the option would read `uuid::Uuid` and refuse, or
+//! fail to compile against, the client's `&str`).
 
 mod common;
 
@@ -112,8 +112,8 @@ fn a_one_or_many_parameter_takes_one_value_or_a_list() {
     assert_eq!(requests[1].target, "/v1/events/e?since=now&label=a&label=b");
 }
 
-/// What a real server's document often is (issue 59): a list body, a server named by a path
-/// alone, answers that do not decode.
+/// What a real server's document often is: a list body, a server named by a path alone, answers
+/// that do not decode.
 mod real_server_shapes {
     use super::*;
     use std::io::Write;

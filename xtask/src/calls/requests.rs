@@ -2,8 +2,8 @@
 //! with values valid by the document (required parameters always, optional ones in later
 //! rounds, the body as `--body JSON`, a binary or text body as `--body-file` of a file made
 //! here (a few bytes in the first round, a few MB in the others), a multipart form as
-//! `--field`s and `--file`s, issue 47). The CLI's plan (`apigen::cli_plan`) says which flag
-//! sets which parameter; the values come from the document's own schemas ([`super::values`]).
+//! `--field`s and `--file`s). The CLI's plan (`apigen::cli_plan`) says which flag sets which
+//! parameter; the values come from the document's own schemas ([`super::values`]).
 
 use apigen::ir::{self, FlagTarget};
 use serde_json::Value;

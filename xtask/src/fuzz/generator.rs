@@ -1,7 +1,7 @@
 //! The random document generator: schemas of every shape the generator reads, parameters,
 //! bodies and responses, each drawn from a seed's random numbers; with the shapes JSON
 //! Schema's test suite writes (counts as `2.0`, percent-encoded references, property names
-//! with control characters: issue 45).
+//! with control characters).
 
 use super::*;
 

@@ -1,7 +1,7 @@
 //! What apigen does not hold of JSON Schema, by decision, with why; and the groups still
-//! failing that issue 45 has yet to fix (each named, so the run fails when one starts to
-//! pass and the list goes stale). Failures of these groups are set aside (still run and
-//! shown); every other case is expected to pass.
+//! failing that apigen has yet to fix (each named, so the run fails when one starts to pass and
+//! the list goes stale). Failures of these groups are set aside (still run and shown); every
+//! other case is expected to pass.
 
 use serde_json::Value;
 
@@ -46,8 +46,8 @@ const FILES: &[(&str, &str)] = &[
     ),
 ];
 
-/// Groups still failing, by label, with what stands in the way (issue 45, open). The run
-/// fails when one of them passes, so that the list is kept true.
+/// Groups still failing, by label, with what stands in the way. The run fails when one of them
+/// passes, so that the list is kept true.
 const OPEN: &[(&str, &str)] = &[
     (
         "draft2020-12 allOf.json #10",

@@ -343,7 +343,7 @@ pub(super) fn query_same_bytes(document: &serde_json::Value, case: &Json, messag
 /// The name the harness gives a valid request's refusal whose answer says a parameter is
 /// required that schemathesis left out: `required: true` beside a parameter's `$ref`, which
 /// OpenAPI says to ignore and schemathesis ignores, and which the generated server applies as
-/// Prism and Redocly do (issue 45's decision, README "Type mapping").
+/// Prism and Redocly do (a decision, README "Type mapping").
 pub(super) const REQUIRED_BESIDE_REF: &str = "required_beside_ref";
 
 /// The class of a 400's body that refuses a request by one of the README's decisions, which
@@ -479,7 +479,7 @@ pub(super) fn class_of(
     // A discriminator without `mapping` whose variants pin the tag (openai's
     // `type: message`): OpenAPI's implicit mapping makes the schema names the
     // values, which schemathesis expects; the API sends the pinned values, and so
-    // does the mock (issue 33's decision: both are read, the pinned one written).
+    // does the mock (both are read, the pinned one written).
     if check == "response_schema_conformance" && title == "Unknown discriminator value" {
         check = PINNED_DISCRIMINATOR.to_string();
     }

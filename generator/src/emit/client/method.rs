@@ -540,47 +540,30 @@ fn query(op: &Operation) -> Part {
             .path_query
             .iter()
             .map(|(name, value)| quote!(query.append(#name, #value);));
-        let appends = query_params.iter().map(|p| {
-            let wire = &p.wire;
-            let v = param_ref(p);
-            let (explode, delimiter) = (p.explode, p.delimiter);
-            let object = p.object.as_ref().and_then(|style| match style {
-                ObjectStyle::Members(_) | ObjectStyle::Rest(_) => {
-                    Some(quote!(ObjectQuery::Exploded))
-                }
-                ObjectStyle::Joined => Some(quote!(ObjectQuery::Joined)),
-                ObjectStyle::Deep => Some(quote!(ObjectQuery::Deep)),
-                ObjectStyle::Styled => None,
-            });
-            let style = crate::emit::style_tokens(p.style);
-            let append = match (&p.ty, p.required) {
-                _ if p.object == Some(ObjectStyle::Styled) && p.required => {
-                    quote!(query.append_styled(#wire, #v, #style, #explode)?;)
-                }
-                _ if p.object == Some(ObjectStyle::Styled) => {
-                    quote!(if let Some(value) = #v { query.append_styled(#wire, value, #style, #explode)?; })
-                }
-                _ if p.required && object.is_some() => {
-                    quote!(query.append_object(#wire, #v, #object)?;)
-                }
-                _ if object.is_some() => {
-                    quote!(if let Some(value) = #v { query.append_object(#wire, value, #object)?; })
-                }
-                (TypeRef::Vec(_), true) => {
-                    quote!(query.append_array(#wire, #v, #explode, #delimiter);)
-                }
-                (TypeRef::Vec(_), false) => {
-                    quote!(if let Some(values) = #v { query.append_array(#wire, values, #explode, #delimiter); })
-                }
-                (_, true) => quote!(query.append(#wire, #v);),
-                (_, false) => quote!(query.append_opt(#wire, #v);),
-            };
-            if p.allow_reserved {
-                quote!(query.allow_reserved(true); #append query.allow_reserved(false);)
-            } else {
-                append
+        if op.query_in_options() {
+            // The options struct writes its own fields (their styles are declared on it).
+            let required = query_params
+                .iter()
+                .filter(|p| p.required)
+                .map(|p| query_append(p));
+            if op.path_query.is_empty() && !query_params.iter().any(|p| p.required) {
+                return Part {
+                    expr: quote!(let query = options.query()?;),
+                    arg: quote!(&query),
+                };
             }
-        });
+            return Part {
+                expr: quote! {
+                    let mut query = Query::new();
+                    #(#fixed)*
+                    #(#required)*
+                    options.append_query(&mut query)?;
+                    let query = query.finish();
+                },
+                arg: quote!(&query),
+            };
+        }
+        let appends = query_params.iter().map(|p| query_append(p));
         quote! {
             let mut query = Query::new();
             #(#fixed)*
@@ -597,6 +580,67 @@ fn query(op: &Operation) -> Part {
         quote!(&query)
     };
     Part { expr, arg }
+}
+
+/// The statement appending one query parameter in its style (an optional one only when set).
+fn query_append(p: &Param) -> TokenStream {
+    let wire = &p.wire;
+    let v = param_ref(p);
+    let (explode, delimiter) = (p.explode, p.delimiter);
+    let object = p.object.as_ref().and_then(|style| match style {
+        ObjectStyle::Members(_) | ObjectStyle::Rest(_) => Some(quote!(ObjectQuery::Exploded)),
+        ObjectStyle::Joined => Some(quote!(ObjectQuery::Joined)),
+        ObjectStyle::Deep => Some(quote!(ObjectQuery::Deep)),
+        ObjectStyle::Styled => None,
+    });
+    let style = crate::emit::style_tokens(p.style);
+    let append = match (&p.ty, p.required) {
+        _ if p.object == Some(ObjectStyle::Styled) && p.required => {
+            quote!(query.append_styled(#wire, #v, #style, #explode)?;)
+        }
+        _ if p.object == Some(ObjectStyle::Styled) => {
+            quote!(if let Some(value) = #v { query.append_styled(#wire, value, #style, #explode)?; })
+        }
+        _ if p.required && object.is_some() => {
+            quote!(query.append_object(#wire, #v, #object)?;)
+        }
+        _ if object.is_some() => {
+            quote!(if let Some(value) = #v { query.append_object(#wire, value, #object)?; })
+        }
+        (TypeRef::Vec(_), true) => {
+            quote!(query.append_array(#wire, #v, #explode, #delimiter);)
+        }
+        (TypeRef::Vec(_), false) => {
+            quote!(if let Some(values) = #v { query.append_array(#wire, values, #explode, #delimiter); })
+        }
+        (_, true) => quote!(query.append(#wire, #v);),
+        (_, false) => quote!(query.append_opt(#wire, #v);),
+    };
+    if p.allow_reserved {
+        quote!(query.allow_reserved(true); #append query.allow_reserved(false);)
+    } else {
+        append
+    }
+}
+
+/// How the options declaration says an optional query parameter is written (the words of
+/// `request::parameters!`: `query`, `query(array, …)`, `query(object, …)`,
+/// `query(styled, …)`), as [`query_append`] writes it in a method.
+pub(super) fn query_words(p: &Param) -> TokenStream {
+    let (explode, delimiter) = (p.explode, p.delimiter);
+    match (&p.object, &p.ty) {
+        (Some(ObjectStyle::Styled), _) => {
+            let style = crate::emit::style_tokens(p.style);
+            quote!(query(styled, #style, #explode))
+        }
+        (Some(ObjectStyle::Members(_) | ObjectStyle::Rest(_)), _) => {
+            quote!(query(object, ObjectQuery::Exploded))
+        }
+        (Some(ObjectStyle::Joined), _) => quote!(query(object, ObjectQuery::Joined)),
+        (Some(ObjectStyle::Deep), _) => quote!(query(object, ObjectQuery::Deep)),
+        (None, TypeRef::Vec(_)) => quote!(query(array, #explode, #delimiter)),
+        (None, _) => quote!(query),
+    }
 }
 
 /// `builder = builder.header(…)` for each header parameter.

@@ -14,9 +14,18 @@ pub(super) fn operation_types(op: &Operation) -> TokenStream {
 }
 
 /// The options struct of an operation's optional parameters, declared to the runtime's
-/// `request::parameters!`, which prints a setter for each (`#[param("name", with_name)]`).
+/// `request::parameters!`, which prints a setter for each (`#[param("name", with_name)]`)
+/// and, from the words after it, the query they write and what a `Link` target sets.
 fn options_struct(op: &Operation) -> Option<TokenStream> {
     let optional: Vec<&Param> = op.params.iter().filter(|p| !p.required).collect();
+    // The parameters a `Link` target's query sets (`pages::Follow`).
+    let next: &[(String, String)] = match &op.pagination {
+        Some(Pagination {
+            next: NextPage::Link { params },
+            ..
+        }) => params,
+        _ => &[],
+    };
     (!optional.is_empty()).then(|| {
         let name = options_ident(op);
         let fields = optional.iter().map(|p| {
@@ -35,7 +44,14 @@ fn options_struct(op: &Operation) -> Option<TokenStream> {
             let deprecated = p
                 .deprecated
                 .then(|| quote!(#[deprecated(note = "deprecated in the API description")]));
-            quote!(#docs #deprecated #[param(#wire, #setter)] pub #rust: Option<#t>,)
+            let mut words = Vec::new();
+            if p.location == crate::ir::Location::Query && op.query_in_options() {
+                words.push(super::method::query_words(p));
+            }
+            if next.iter().any(|(w, _)| *w == p.wire) {
+                words.push(quote!(next));
+            }
+            quote!(#docs #deprecated #[param(#wire, #setter #(, #words)*)] pub #rust: Option<#t>,)
         });
         let docs = doc(&[format!(
             "Optional parameters of `{}`; `Default::default()` sets none, the `with_…` methods set one each.",
@@ -166,11 +182,13 @@ fn error_enum(op: &Operation) -> TokenStream {
     }
 }
 
-/// The struct of the documented headers of one answer, read from a response's headers.
+/// The struct of the documented headers of one answer, declared to `response::headers!`,
+/// which prints `from_headers` (each header read as its type, `None` when it does not parse).
 fn headers_struct(op: &Operation, r: &Response) -> Option<TokenStream> {
     let name = ident(r.headers_type.as_ref()?);
     let fields = r.headers.iter().map(|h| {
         let rust = ident(&h.rust);
+        let wire = &h.wire;
         let t = rust_type(&h.ty, true);
         let mut lines = h.doc.clone();
         lines.push(format!(
@@ -178,35 +196,18 @@ fn headers_struct(op: &Operation, r: &Response) -> Option<TokenStream> {
             h.wire
         ));
         let docs = doc(&lines);
-        quote!(#docs pub #rust: Option<#t>,)
-    });
-    let reads = r.headers.iter().map(|h| {
-        let rust = ident(&h.rust);
-        let wire = &h.wire;
-        let parse = match &h.ty {
-            TypeRef::Vec(_) => quote!(
-                value
-                    .split(',')
-                    .map(|v| v.trim().parse().ok())
-                    .collect::<Option<Vec<_>>>()
-            ),
-            _ => quote!(value.trim().parse().ok()),
-        };
-        quote!(#rust: headers.get(#wire).and_then(|v| v.to_str().ok()).and_then(|value| #parse),)
+        let list = matches!(h.ty, TypeRef::Vec(_)).then(|| quote!(, list));
+        quote!(#docs #[header(#wire #list)] pub #rust: Option<#t>,)
     });
     let docs = doc(&[
         format!("Headers of the `{}` answer of `{}`.", status_text(r), op.id),
         "Read them with `from_headers(response.headers())`.".to_string(),
     ]);
     Some(quote! {
-        #docs
-        #[derive(Debug, Clone, Default, PartialEq)]
-        pub struct #name { #(#fields)* }
-        impl #name {
-            /// Reads the documented headers; a header that is missing or does not parse is `None`.
-            pub fn from_headers(headers: &http::HeaderMap) -> Self {
-                Self { #(#reads)* }
-            }
+        response::headers! {
+            #docs
+            #[derive(Debug, Clone, Default, PartialEq)]
+            pub struct #name { #(#fields)* }
         }
     })
 }

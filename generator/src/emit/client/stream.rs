@@ -90,22 +90,18 @@ pub(super) fn stream_method(op: &Operation, p: &Pagination) -> TokenStream {
             #(#args)*
             options: #options_ty,
         ) -> Pages<'a, #item, #error_ty> {
-            Pages::new(move |next: Option<String>| {
-                let mut options = options.clone();
-                if let Some(next) = next {
-                    #set_next
-                }
-                Box::pin(async move {
-                    let response = self.#with(#(#forward)* options).await?;
-                    #read_page
-                })
-            })
+            Pages::from_calls(
+                options,
+                #set_next,
+                move |options| self.#with(#(#forward)* options),
+                #read_page,
+            )
         }
     }
 }
 
 /// How the options of the next request are set from the page's `next` (a cursor, or the
-/// query of a `Link` target).
+/// query of a `Link` target, which the options' declaration reads: `pages::Follow`).
 fn set_next(op: &Operation, p: &Pagination) -> TokenStream {
     let options_ty = options_ident(op);
     match &p.next {
@@ -115,7 +111,7 @@ fn set_next(op: &Operation, p: &Pagination) -> TokenStream {
             ..
         } => {
             let param = ident(param);
-            quote!(options.#param = Some(next);)
+            quote!(|options, next| options.#param = Some(next))
         }
         NextPage::Cursor {
             param,
@@ -132,35 +128,10 @@ fn set_next(op: &Operation, p: &Pagination) -> TokenStream {
                 quote!(.#set(options.#k.take()))
             });
             quote! {
-                options = #options_ty::default().#set_param(next)#(#keep)*;
+                |options, next| *options = #options_ty::default().#set_param(next)#(#keep)*
             }
         }
-        NextPage::Link { params } if params.len() == 1 => {
-            // One parameter: an `if` (a one-arm `match` is clippy::single_match).
-            let (wire, rust) = &params[0];
-            let rust = ident(rust);
-            quote! {
-                for (name, value) in pages::query_pairs(&next) {
-                    if name == #wire {
-                        options.#rust = value.parse().ok();
-                    }
-                }
-            }
-        }
-        NextPage::Link { params } => {
-            let arms = params.iter().map(|(wire, rust)| {
-                let rust = ident(rust);
-                quote!(#wire => options.#rust = value.parse().ok(),)
-            });
-            quote! {
-                for (name, value) in pages::query_pairs(&next) {
-                    match name.as_str() {
-                        #(#arms)*
-                        _ => {}
-                    }
-                }
-            }
-        }
+        NextPage::Link { .. } => quote!(pages::follow_link),
     }
 }
 
@@ -176,8 +147,10 @@ fn read_page(p: &Pagination) -> TokenStream {
         ) => {
             let (field, items) = (ident(field), ident(items));
             quote! {
-                let body = response.into_inner();
-                Ok(Page::new(body.#items, body.#field))
+                |response| {
+                    let body = response.into_inner();
+                    Page::new(body.#items, body.#field)
+                }
             }
         }
         (
@@ -190,20 +163,21 @@ fn read_page(p: &Pagination) -> TokenStream {
         ) => {
             let (field, items, more) = (ident(field), ident(items), ident(more));
             quote! {
-                let body = response.into_inner();
-                Ok(Page::new(body.#items, pages::when(body.#more, body.#field)))
+                |response| {
+                    let body = response.into_inner();
+                    Page::new(body.#items, pages::when(body.#more, body.#field))
+                }
             }
         }
         (NextPage::Link { .. }, Some(items)) => {
             let items = ident(items);
             quote! {
-                let next = pages::link_next(response.headers());
-                Ok(Page::new(response.into_inner().#items, next))
+                |response| {
+                    let next = pages::link_next(response.headers());
+                    Page::new(response.into_inner().#items, next)
+                }
             }
         }
-        _ => quote! {
-            let next = pages::link_next(response.headers());
-            Ok(Page::new(response.into_inner(), next))
-        },
+        _ => quote!(pages::link_page),
     }
 }

@@ -98,8 +98,8 @@ impl Ctx<'_> {
                 _ => None,
             };
             // Another media type of a bytes or text body (`image/jpeg` beside `image/png`):
-            // the same bytes, which the caller labels (issue 47). A text body takes other
-            // text only, which it reads as text.
+            // the same bytes, which the caller labels. A text body takes other text only, which
+            // it reads as text.
             let raw = !is_json(&essence)
                 && essence != "application/x-www-form-urlencoded"
                 && !essence.starts_with("multipart/")
@@ -243,7 +243,7 @@ impl Ctx<'_> {
 }
 
 /// A response described by 3.2's `itemSchema`: read item by item. `None` (with a warning) for
-/// a media type we do not stream, whose body is then read whole as before.
+/// a media type we do not stream, whose body is then read whole like any other.
 ///
 /// For `text/event-stream` the item schema describes the event's fields; the item type is
 /// that of `data`: its `contentSchema` when it has one (JSON in the data), text when `data` is

@@ -374,7 +374,7 @@ pub fn mark_scalar_one_ofs(types: &mut [TypeDef]) {
     }
 }
 
-/// Makes string enums with the same values in the same order one type (issue 46): one keeps
+/// Makes string enums with the same values in the same order one type: one keeps
 /// its definition (the first that is a component schema of its own, so that a named schema
 /// such as `Direction` is the type and an operation's inline copy its alias; else the first),
 /// each other becomes an alias of it (`pub type WebhookBatchFailedObject =

@@ -384,10 +384,10 @@ fn path(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
 fn cli_locals_command() -> Command {
     Command::new("cli-locals")
         .about(
-            "Required parameters named like the command-line client's locals (issue 33), and one named `version`.",
+            "Required parameters named like the command-line client's locals, and one named `version`.",
         )
         .long_about(
-            "Required parameters named like the command-line client's locals (issue 33), and one named `version`.\n\n`GET /cli/{client}` (operation `cliLocals`).",
+            "Required parameters named like the command-line client's locals, and one named `version`.\n\n`GET /cli/{client}` (operation `cliLocals`).",
         )
         .arg(
             Arg::new("client")

@@ -282,8 +282,7 @@ impl Client {
         let path = request::path(OPERATION.path, &[&path_2, &raw_2]);
         let mut query = Query::new();
         query.append("query", query_2);
-        query.append_opt("errors", options.errors.as_ref());
-        query.append_opt("out", options.out.as_ref());
+        options.append_query(&mut query)?;
         let query = query.finish();
         let mut cookies: Vec<String> = Vec::new();
         cookies
@@ -329,8 +328,7 @@ impl Client {
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
-    /// Required parameters named like the command-line client's locals (issue 33), and one named
-    /// `version`.
+    /// Required parameters named like the command-line client's locals, and one named `version`.
     ///
     /// `GET /cli/{client}` (operation `cliLocals`).
     ///
@@ -376,7 +374,7 @@ impl Client {
         query.append("m", &m);
         query.append("runtime", runtime);
         query.append("verbose", &verbose);
-        query.append_opt("version", options.version.as_ref());
+        options.append_query(&mut query)?;
         let query = query.finish();
         let raw = self
             .transport
@@ -430,13 +428,7 @@ impl Client {
         let path = request::path(OPERATION.path, &[&http_2]);
         let mut query = Query::new();
         query.append("base", base_2);
-        query.append_opt("options", options.options.as_ref());
-        if let Some(values) = options.values.as_ref() {
-            query.append_array("values", values, true, ',');
-        }
-        query.append_opt("at", options.at.as_ref());
-        query.append_opt("type", options.r#type.as_ref());
-        query.append_opt("self", options.self_.as_ref());
+        options.append_query(&mut query)?;
         let query = query.finish();
         let mut cookies: Vec<String> = Vec::new();
         if let Some(value) = options.params.as_ref() {
@@ -511,19 +503,7 @@ impl Client {
                 "handleError",
             )
             .secured(&[&["build"], &["timeout"]]);
-        let mut query = Query::new();
-        query.append_opt("api", options.api.as_ref());
-        query.append_opt("parts", options.parts.as_ref());
-        query.append_opt("request", options.request.as_ref());
-        query.append_opt("response", options.response.as_ref());
-        query.append_opt("scheme", options.scheme.as_ref());
-        query.append_opt("serve", options.serve.as_ref());
-        query.append_opt("media", options.media.as_ref());
-        query.append_opt("outcome", options.outcome.as_ref());
-        query.append_opt("error", options.error.as_ref());
-        query.append_opt("body_limit", options.body_limit.as_ref());
-        query.append_opt("value", options.value.as_ref());
-        let query = query.finish();
+        let query = options.query()?;
         let raw = self
             .transport
             .send_dyn(
@@ -705,9 +685,7 @@ impl Client {
             )
             .secured(&[&["build"], &["timeout"]]);
         let path = request::path(OPERATION.path, &[&super_]);
-        let mut query = Query::new();
-        query.append_opt("crate", options.crate_.as_ref());
-        let query = query.finish();
+        let query = options.query()?;
         let raw = self.transport.send_url(&OPERATION, &path, &query, JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
@@ -734,12 +712,7 @@ impl Client {
     ) -> Result<ResponseValue<types::ResultOkBody>, Error<ResultError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/kinds", "Result")
             .secured(&[&["build"], &["timeout"]]);
-        let mut query = Query::new();
-        query.append_opt("Ok", options.ok.as_ref());
-        query.append_opt("Err", options.err.as_ref());
-        query.append_opt("Some", options.some.as_ref());
-        query.append_opt("None", options.none.as_ref());
-        let query = query.finish();
+        let query = options.query()?;
         let raw = self
             .transport
             .send_url(&OPERATION, OPERATION.path, &query, JSON)
@@ -805,9 +778,7 @@ impl Client {
                 "placeholders",
             )
             .secured(&[&["build"], &["timeout"]]);
-        let mut query = Query::new();
-        query.append_opt("foo", options.foo.as_ref());
-        let query = query.finish();
+        let query = options.query()?;
         let body = request::to_json(body)?;
         let raw = self
             .transport
@@ -871,7 +842,7 @@ impl Client {
             .secured(&[&["build"], &["timeout"]]);
         let mut query = Query::new();
         query.append("mark", mark);
-        query.append_opt("kind", options.kind.as_ref());
+        options.append_query(&mut query)?;
         let query = query.finish();
         let raw = self
             .transport
@@ -901,9 +872,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Chain>, Error<CloneError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/clone", "clone")
             .secured(&[&["build"], &["timeout"]]);
-        let mut query = Query::new();
-        query.append_opt("old", options.old.as_ref());
-        let query = query.finish();
+        let query = options.query()?;
         let raw = self
             .transport
             .send_url(&OPERATION, OPERATION.path, &query, JSON)
@@ -1082,10 +1051,10 @@ request::parameters! {
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Path2Options {
         /// (query parameter `errors`)
-        #[param("errors", with_errors)]
+        #[param("errors", with_errors, query)]
         pub errors: Option<i32>,
         /// (query parameter `out`)
-        #[param("out", with_out)]
+        #[param("out", with_out, query)]
         pub out: Option<String>,
         /// (cookie parameter `cookies`)
         #[param("cookies", with_cookies)]
@@ -1107,31 +1076,18 @@ response::errors! {
     }
 }
 
-/// Headers of the `200` answer of `path`.
-/// Read them with `from_headers(response.headers())`.
 #[cfg(feature = "path")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Path2OkHeaders {
-    /// (header `response`; `None` when absent or unreadable)
-    pub response: Option<String>,
-    /// (header `value`; `None` when absent or unreadable)
-    pub value: Option<i64>,
-}
-
-#[cfg(feature = "path")]
-impl Path2OkHeaders {
-    /// Reads the documented headers; a header that is missing or does not parse is `None`.
-    pub fn from_headers(headers: &http::HeaderMap) -> Self {
-        Self {
-            response: headers
-                .get("response")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|value| value.trim().parse().ok()),
-            value: headers
-                .get("value")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|value| value.trim().parse().ok()),
-        }
+response::headers! {
+    /// Headers of the `200` answer of `path`.
+    /// Read them with `from_headers(response.headers())`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Path2OkHeaders {
+        /// (header `response`; `None` when absent or unreadable)
+        #[header("response")]
+        pub response: Option<String>,
+        /// (header `value`; `None` when absent or unreadable)
+        #[header("value")]
+        pub value: Option<i64>,
     }
 }
 
@@ -1142,7 +1098,7 @@ request::parameters! {
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct CliLocalsOptions {
         /// (query parameter `version`)
-        #[param("version", with_version)]
+        #[param("version", with_version, query)]
         pub version: Option<String>,
     }
 }
@@ -1168,22 +1124,22 @@ request::parameters! {
         #[param("builder", with_builder)]
         pub builder: Option<String>,
         /// (query parameter `options`)
-        #[param("options", with_options)]
+        #[param("options", with_options, query)]
         pub options: Option<String>,
         /// (query parameter `values`)
-        #[param("values", with_values)]
+        #[param("values", with_values, query(array, true, ','))]
         pub values: Option<Vec<String>>,
         /// (query parameter `at`; the server uses `7` when unset)
-        #[param("at", with_at)]
+        #[param("at", with_at, query)]
         pub at: Option<i32>,
         /// (cookie parameter `params`)
         #[param("params", with_params)]
         pub params: Option<String>,
         /// (query parameter `type`)
-        #[param("type", with_type)]
+        #[param("type", with_type, query)]
         pub r#type: Option<types::Kind>,
         /// (query parameter `self`)
-        #[param("self", with_self_)]
+        #[param("self", with_self_, query)]
         pub self_: Option<String>,
     }
 }
@@ -1209,40 +1165,40 @@ request::parameters! {
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct HandleErrorOptions {
         /// (query parameter `api`)
-        #[param("api", with_api)]
+        #[param("api", with_api, query)]
         pub api: Option<String>,
         /// (query parameter `parts`)
-        #[param("parts", with_parts)]
+        #[param("parts", with_parts, query)]
         pub parts: Option<String>,
         /// (query parameter `request`)
-        #[param("request", with_request)]
+        #[param("request", with_request, query)]
         pub request: Option<String>,
         /// (query parameter `response`)
-        #[param("response", with_response)]
+        #[param("response", with_response, query)]
         pub response: Option<String>,
         /// (header parameter `rt`)
         #[param("rt", with_rt)]
         pub rt: Option<String>,
         /// (query parameter `scheme`)
-        #[param("scheme", with_scheme)]
+        #[param("scheme", with_scheme, query)]
         pub scheme: Option<String>,
         /// (query parameter `serve`)
-        #[param("serve", with_serve)]
+        #[param("serve", with_serve, query)]
         pub serve: Option<String>,
         /// (query parameter `media`)
-        #[param("media", with_media)]
+        #[param("media", with_media, query)]
         pub media: Option<String>,
         /// (query parameter `outcome`)
-        #[param("outcome", with_outcome)]
+        #[param("outcome", with_outcome, query)]
         pub outcome: Option<String>,
         /// (query parameter `error`)
-        #[param("error", with_error)]
+        #[param("error", with_error, query)]
         pub error: Option<String>,
         /// (query parameter `body_limit`)
-        #[param("body_limit", with_body_limit)]
+        #[param("body_limit", with_body_limit, query)]
         pub body_limit: Option<String>,
         /// (query parameter `value`)
-        #[param("value", with_value)]
+        #[param("value", with_value, query)]
         pub value: Option<i64>,
     }
 }
@@ -1398,7 +1354,7 @@ request::parameters! {
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct SuperOptions {
         /// (query parameter `crate`)
-        #[param("crate", with_crate_)]
+        #[param("crate", with_crate_, query)]
         pub crate_: Option<String>,
     }
 }
@@ -1421,16 +1377,16 @@ request::parameters! {
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct ResultOptions {
         /// (query parameter `Ok`)
-        #[param("Ok", with_ok)]
+        #[param("Ok", with_ok, query)]
         pub ok: Option<String>,
         /// (query parameter `Err`)
-        #[param("Err", with_err)]
+        #[param("Err", with_err, query)]
         pub err: Option<String>,
         /// (query parameter `Some`)
-        #[param("Some", with_some)]
+        #[param("Some", with_some, query)]
         pub some: Option<String>,
         /// (query parameter `None`)
-        #[param("None", with_none)]
+        #[param("None", with_none, query)]
         pub none: Option<String>,
     }
 }
@@ -1465,25 +1421,15 @@ response::errors! {
     }
 }
 
-/// Headers of the `5XX` answer of `getInternal`.
-/// Read them with `from_headers(response.headers())`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct GetInternalServerErrorHeaders {
-    /// (header `x-range`; `None` when absent or unreadable)
-    pub x_range: Option<String>,
-}
-
-#[cfg(feature = "ops")]
-impl GetInternalServerErrorHeaders {
-    /// Reads the documented headers; a header that is missing or does not parse is `None`.
-    pub fn from_headers(headers: &http::HeaderMap) -> Self {
-        Self {
-            x_range: headers
-                .get("x-range")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|value| value.trim().parse().ok()),
-        }
+response::headers! {
+    /// Headers of the `5XX` answer of `getInternal`.
+    /// Read them with `from_headers(response.headers())`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct GetInternalServerErrorHeaders {
+        /// (header `x-range`; `None` when absent or unreadable)
+        #[header("x-range")]
+        pub x_range: Option<String>,
     }
 }
 
@@ -1503,25 +1449,15 @@ response::errors! {
     }
 }
 
-/// Headers of the `500` answer of `get`.
-/// Read them with `from_headers(response.headers())`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct GetInternalServerErrorHeaders2 {
-    /// (header `x-code`; `None` when absent or unreadable)
-    pub x_code: Option<String>,
-}
-
-#[cfg(feature = "ops")]
-impl GetInternalServerErrorHeaders2 {
-    /// Reads the documented headers; a header that is missing or does not parse is `None`.
-    pub fn from_headers(headers: &http::HeaderMap) -> Self {
-        Self {
-            x_code: headers
-                .get("x-code")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|value| value.trim().parse().ok()),
-        }
+response::headers! {
+    /// Headers of the `500` answer of `get`.
+    /// Read them with `from_headers(response.headers())`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct GetInternalServerErrorHeaders2 {
+        /// (header `x-code`; `None` when absent or unreadable)
+        #[header("x-code")]
+        pub x_code: Option<String>,
     }
 }
 
@@ -1532,7 +1468,7 @@ request::parameters! {
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct PlaceholdersOptions {
         /// (query parameter `foo`)
-        #[param("foo", with_foo)]
+        #[param("foo", with_foo, query)]
         pub foo: Option<String>,
     }
 }
@@ -1555,7 +1491,7 @@ request::parameters! {
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct BracesOptions {
         /// (query parameter `kind`; the server uses `"}b{"` when unset)
-        #[param("kind", with_kind)]
+        #[param("kind", with_kind, query)]
         pub kind: Option<types::BracesKind>,
     }
 }
@@ -1580,7 +1516,7 @@ request::parameters! {
     pub struct CloneOptions {
         /// (query parameter `old`)
         #[deprecated(note = "deprecated in the API description")]
-        #[param("old", with_old)]
+        #[param("old", with_old, query)]
         pub old: Option<String>,
     }
 }

@@ -22,7 +22,7 @@ use crate::runtime::unions;
 
 #[cfg(feature = "unused-schemas")]
 object::json! {
-    /// Descriptions in every Markdown shape clippy's doc lints look at (issue 17):
+    /// Descriptions in every Markdown shape clippy's doc lints look at:
     /// a list whose items run on
     /// - without indentation,
     ///   like this

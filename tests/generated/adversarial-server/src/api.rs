@@ -46,8 +46,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         async { Ok(Path2Response::Unimplemented) }
     }
 
-    /// Required parameters named like the command-line client's locals (issue 33), and one named
-    /// `version`.
+    /// Required parameters named like the command-line client's locals, and one named `version`.
     ///
     /// `GET /cli/{client}` (operation `cliLocals`).
     #[cfg(feature = "cli")]

@@ -25,7 +25,7 @@ use crate::runtime::validate::Violations;
 
 #[cfg(feature = "unused-schemas")]
 object::json! {
-    /// Descriptions in every Markdown shape clippy's doc lints look at (issue 17):
+    /// Descriptions in every Markdown shape clippy's doc lints look at:
     /// a list whose items run on
     /// - without indentation,
     ///   like this

@@ -458,9 +458,7 @@ impl Client {
             )
             .secured(&[&["basic"]]);
         let path = request::path(OPERATION.path, &[&id]);
-        let mut query = Query::new();
-        query.append_opt("version", options.version.as_ref());
-        let query = query.finish();
+        let query = options.query()?;
         let raw = self.transport.send_url(&OPERATION, &path, &query, JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
@@ -900,7 +898,7 @@ request::parameters! {
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct GetDocumentOptions {
         /// (query parameter `version`)
-        #[param("version", with_version)]
+        #[param("version", with_version, query)]
         pub version: Option<i64>,
     }
 }

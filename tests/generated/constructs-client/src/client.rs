@@ -316,12 +316,7 @@ impl Client {
             )
             .secured(&[&["basic"], &["queryKey", "cookieKey"]]);
         let path = request::path(OPERATION.path, &[&id]);
-        let mut query = Query::new();
-        query.append_opt("depth", options.depth.as_ref());
-        if let Some(values) = options.ids.as_ref() {
-            query.append_array("ids", values, false, ',');
-        }
-        let query = query.finish();
+        let query = options.query()?;
         let mut cookies: Vec<String> = Vec::new();
         if let Some(value) = options.theme.as_ref() {
             cookies
@@ -705,11 +700,7 @@ impl Client {
         options: ListTaggedOptions,
     ) -> Result<ResponseValue<Vec<String>>, Error<ListTaggedError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/tagged", "listTagged");
-        let mut query = Query::new();
-        if let Some(values) = options.tag.as_ref() {
-            query.append_array("tag", values, true, ',');
-        }
-        let query = query.finish();
+        let query = options.query()?;
         let raw = self
             .transport
             .send_url(&OPERATION, OPERATION.path, &query, JSON)
@@ -820,17 +811,7 @@ impl Client {
             "/labels/{}", names.iter().map(| item | request::encode_path_segment(&
             ToParam::to_param(item))).collect:: < Vec < _ >> ().join(",")
         );
-        let mut query = Query::new();
-        if let Some(values) = options.csv.as_ref() {
-            query.append_array("csv", values, false, ',');
-        }
-        if let Some(values) = options.pipes.as_ref() {
-            query.append_array("pipes", values, false, '|');
-        }
-        if let Some(values) = options.spaced.as_ref() {
-            query.append_array("spaced", values, false, ' ');
-        }
-        let query = query.finish();
+        let query = options.query()?;
         let mut cookies: Vec<String> = Vec::new();
         if let Some(values) = options.jar.as_ref() {
             cookies
@@ -884,13 +865,13 @@ request::parameters! {
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct GetTreesIdOptions {
         /// (query parameter `depth`; the server uses `3` when unset)
-        #[param("depth", with_depth)]
+        #[param("depth", with_depth, query)]
         pub depth: Option<i64>,
         /// (cookie parameter `theme`)
         #[param("theme", with_theme)]
         pub theme: Option<types::GetTreesIdTheme>,
         /// (query parameter `ids`)
-        #[param("ids", with_ids)]
+        #[param("ids", with_ids, query(array, false, ','))]
         pub ids: Option<Vec<i64>>,
     }
 }
@@ -1004,7 +985,7 @@ request::parameters! {
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct ListTaggedOptions {
         /// (query parameter `tag`)
-        #[param("tag", with_tag)]
+        #[param("tag", with_tag, query(array, true, ','))]
         pub tag: Option<Vec<String>>,
     }
 }
@@ -1081,13 +1062,13 @@ request::parameters! {
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct EchoLabelsOptions {
         /// (query parameter `csv`)
-        #[param("csv", with_csv)]
+        #[param("csv", with_csv, query(array, false, ','))]
         pub csv: Option<Vec<String>>,
         /// (query parameter `pipes`)
-        #[param("pipes", with_pipes)]
+        #[param("pipes", with_pipes, query(array, false, '|'))]
         pub pipes: Option<Vec<String>>,
         /// (query parameter `spaced`)
-        #[param("spaced", with_spaced)]
+        #[param("spaced", with_spaced, query(array, false, ' '))]
         pub spaced: Option<Vec<i64>>,
         /// (cookie parameter `jar`)
         #[param("jar", with_jar)]

@@ -13,7 +13,6 @@ use crate::runtime::error::Error;
 use crate::runtime::ratelimit::RateLimit;
 use crate::runtime::request;
 use crate::runtime::request::JSON;
-use crate::runtime::request::Query;
 use crate::runtime::request::ToParam;
 use crate::runtime::response;
 use crate::runtime::response::Raw;
@@ -231,9 +230,7 @@ impl Client {
             "postAmounts",
         );
         let path = request::path(OPERATION.path, &[&total]);
-        let mut query = Query::new();
-        query.append_opt("least", options.least.as_ref());
-        let query = query.finish();
+        let query = options.query()?;
         let body = request::to_json(body)?;
         let raw = self
             .transport
@@ -285,14 +282,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Event>, Error<GetEventError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/events/{id}", "getEvent");
         let path = request::path(OPERATION.path, &[&id]);
-        let mut query = Query::new();
-        query.append_opt("since", options.since.as_ref());
-        query.append_opt("day", options.day.as_ref());
-        if let Some(values) = options.related.as_ref() {
-            query.append_array("related", values, false, ',');
-        }
-        query.append_opt("owner", options.owner.as_ref());
-        let query = query.finish();
+        let query = options.query()?;
         let raw = self
             .transport
             .send_dyn(
@@ -359,7 +349,7 @@ request::parameters! {
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct PostAmountsOptions {
         /// (query parameter `least`; the server uses `0.5` when unset)
-        #[param("least", with_least)]
+        #[param("least", with_least, query)]
         pub least: Option<crate::runtime::decimal::Decimal>,
         /// (header parameter `X-Big`)
         #[param("X-Big", with_x_big)]
@@ -388,14 +378,14 @@ request::parameters! {
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct GetEventOptions {
         /// (query parameter `since`)
-        #[param("since", with_since)]
+        #[param("since", with_since, query)]
         pub since: Option<jiff::Timestamp>,
         /// A default of a typed format is documented, not applied (an `Option`).
         /// (query parameter `day`; the server uses `"2000-01-01"` when unset)
-        #[param("day", with_day)]
+        #[param("day", with_day, query)]
         pub day: Option<jiff::civil::Date>,
         /// (query parameter `related`)
-        #[param("related", with_related)]
+        #[param("related", with_related, query(array, false, ','))]
         pub related: Option<Vec<uuid::Uuid>>,
         /// (header parameter `X-Client-Ip`)
         #[param("X-Client-Ip", with_x_client_ip)]
@@ -404,7 +394,7 @@ request::parameters! {
         #[param("X-Peer", with_x_peer)]
         pub x_peer: Option<std::net::Ipv6Addr>,
         /// (query parameter `owner`)
-        #[param("owner", with_owner)]
+        #[param("owner", with_owner, query)]
         pub owner: Option<String>,
     }
 }
@@ -423,31 +413,18 @@ response::errors! {
     }
 }
 
-/// Headers of the `200` answer of `getEvent`.
-/// Read them with `from_headers(response.headers())`.
 #[cfg(feature = "events")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct GetEventOkHeaders {
-    /// (header `x-request-id`; `None` when absent or unreadable)
-    pub x_request_id: Option<uuid::Uuid>,
-    /// (header `last-seen`; `None` when absent or unreadable)
-    pub last_seen: Option<jiff::Timestamp>,
-}
-
-#[cfg(feature = "events")]
-impl GetEventOkHeaders {
-    /// Reads the documented headers; a header that is missing or does not parse is `None`.
-    pub fn from_headers(headers: &http::HeaderMap) -> Self {
-        Self {
-            x_request_id: headers
-                .get("x-request-id")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|value| value.trim().parse().ok()),
-            last_seen: headers
-                .get("last-seen")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|value| value.trim().parse().ok()),
-        }
+response::headers! {
+    /// Headers of the `200` answer of `getEvent`.
+    /// Read them with `from_headers(response.headers())`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct GetEventOkHeaders {
+        /// (header `x-request-id`; `None` when absent or unreadable)
+        #[header("x-request-id")]
+        pub x_request_id: Option<uuid::Uuid>,
+        /// (header `last-seen`; `None` when absent or unreadable)
+        #[header("last-seen")]
+        pub last_seen: Option<jiff::Timestamp>,
     }
 }
 

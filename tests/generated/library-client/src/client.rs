@@ -15,7 +15,6 @@ use crate::runtime::error::Error;
 use crate::runtime::ratelimit::RateLimit;
 use crate::runtime::request;
 use crate::runtime::request::JSON;
-use crate::runtime::request::Query;
 use crate::runtime::request::ToParam;
 use crate::runtime::response;
 use crate::runtime::response::Raw;
@@ -249,13 +248,7 @@ impl Client {
     ) -> Result<ResponseValue<Vec<types::Book>>, Error<SearchBooksError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/books", "searchBooks")
             .secured(&[&["libraryKey"]]);
-        let mut query = Query::new();
-        if let Some(values) = options.format.as_ref() {
-            query.append_array("format", values, true, ',');
-        }
-        query.append_opt("available", options.available.as_ref());
-        query.append_opt("minRating", options.min_rating.as_ref());
-        let query = query.finish();
+        let query = options.query()?;
         let raw = self
             .transport
             .send_dyn(
@@ -343,13 +336,13 @@ request::parameters! {
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct SearchBooksOptions {
         /// (query parameter `format`)
-        #[param("format", with_format)]
+        #[param("format", with_format, query(array, true, ','))]
         pub format: Option<Vec<types::Format>>,
         /// (query parameter `available`)
-        #[param("available", with_available)]
+        #[param("available", with_available, query)]
         pub available: Option<bool>,
         /// (query parameter `minRating`)
-        #[param("minRating", with_min_rating)]
+        #[param("minRating", with_min_rating, query)]
         pub min_rating: Option<f64>,
         /// (header parameter `X-Request-Id`)
         #[param("X-Request-Id", with_x_request_id)]
@@ -367,37 +360,19 @@ response::errors! {
     }
 }
 
-/// Headers of the `200` answer of `searchBooks`.
-/// Read them with `from_headers(response.headers())`.
 #[cfg(feature = "books")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct SearchBooksOkHeaders {
-    /// How many books match in all.
-    /// (header `x-total-count`; `None` when absent or unreadable)
-    pub x_total_count: Option<i64>,
-    /// (header `x-formats`; `None` when absent or unreadable)
-    pub x_formats: Option<Vec<types::Format>>,
-}
-
-#[cfg(feature = "books")]
-impl SearchBooksOkHeaders {
-    /// Reads the documented headers; a header that is missing or does not parse is `None`.
-    pub fn from_headers(headers: &http::HeaderMap) -> Self {
-        Self {
-            x_total_count: headers
-                .get("x-total-count")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|value| value.trim().parse().ok()),
-            x_formats: headers
-                .get("x-formats")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|value| {
-                    value
-                        .split(',')
-                        .map(|v| v.trim().parse().ok())
-                        .collect::<Option<Vec<_>>>()
-                }),
-        }
+response::headers! {
+    /// Headers of the `200` answer of `searchBooks`.
+    /// Read them with `from_headers(response.headers())`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct SearchBooksOkHeaders {
+        /// How many books match in all.
+        /// (header `x-total-count`; `None` when absent or unreadable)
+        #[header("x-total-count")]
+        pub x_total_count: Option<i64>,
+        /// (header `x-formats`; `None` when absent or unreadable)
+        #[header("x-formats", list)]
+        pub x_formats: Option<Vec<types::Format>>,
     }
 }
 

@@ -457,10 +457,10 @@ fn add_gate_command() -> Command {
     support::body_args(
             Command::new("add-gate")
                 .about(
-                    "A body whose schema says what no Rust type holds (`if`/`then`, `propertyNames`, `oneOf`'s \"exactly one\", `const` of an object, `contains`): the server holds it to the schema as written (issue 45).",
+                    "A body whose schema says what no Rust type holds (`if`/`then`, `propertyNames`, `oneOf`'s \"exactly one\", `const` of an object, `contains`): the server holds it to the schema as written.",
                 )
                 .long_about(
-                    "A body whose schema says what no Rust type holds (`if`/`then`, `propertyNames`, `oneOf`'s \"exactly one\", `const` of an object, `contains`): the server holds it to the schema as written (issue 45).\n\n`POST /gates` (operation `addGate`).",
+                    "A body whose schema says what no Rust type holds (`if`/`then`, `propertyNames`, `oneOf`'s \"exactly one\", `const` of an object, `contains`): the server holds it to the schema as written.\n\n`POST /gates` (operation `addGate`).",
                 ),
         )
         .arg(
@@ -531,10 +531,10 @@ fn add_gate(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
 fn gate_log_command() -> Command {
     Command::new("gate-log")
         .about(
-            "A parameter `$ref` with `required: true` beside it: applied as Prism and Redocly read it (a warning says so), so the server refuses a request without it and the client's method takes it (issue 45).",
+            "A parameter `$ref` with `required: true` beside it: applied as Prism and Redocly read it (a warning says so), so the server refuses a request without it and the client's method takes it.",
         )
         .long_about(
-            "A parameter `$ref` with `required: true` beside it: applied as Prism and Redocly read it (a warning says so), so the server refuses a request without it and the client's method takes it (issue 45).\n\n`GET /gate-log` (operation `gateLog`).",
+            "A parameter `$ref` with `required: true` beside it: applied as Prism and Redocly read it (a warning says so), so the server refuses a request without it and the client's method takes it.\n\n`GET /gate-log` (operation `gateLog`).",
         )
         .arg(
             Arg::new("gate")
@@ -558,10 +558,10 @@ fn gate_log(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
 fn open_gate_command() -> Command {
     Command::new("open-gate")
         .about(
-            "Declares its own `Idempotency-Key` header, required, of up to 300 characters and no pattern: the server reads the key by these rules alone (none of the runtime's own, which the pet store's pattern happens to state), issue 45.",
+            "Declares its own `Idempotency-Key` header, required, of up to 300 characters and no pattern: the server reads the key by these rules alone (none of the runtime's own, which the pet store's pattern happens to state).",
         )
         .long_about(
-            "Declares its own `Idempotency-Key` header, required, of up to 300 characters and no pattern: the server reads the key by these rules alone (none of the runtime's own, which the pet store's pattern happens to state), issue 45.\n\n`POST /gate-openings` (operation `openGate`).",
+            "Declares its own `Idempotency-Key` header, required, of up to 300 characters and no pattern: the server reads the key by these rules alone (none of the runtime's own, which the pet store's pattern happens to state).\n\n`POST /gate-openings` (operation `openGate`).",
         )
         .arg(
             Arg::new("floor")
@@ -569,7 +569,7 @@ fn open_gate_command() -> Command {
                 .value_name("INTEGER")
                 .required(false)
                 .help(
-                    "An enumeration of integers, which no Rust type holds (held, issue 45).",
+                    "An enumeration of integers, which no Rust type holds (held to the schema as written).",
                 ),
         )
         .arg(
@@ -597,10 +597,10 @@ fn add_gate_note_command() -> Command {
     support::body_args(
             Command::new("add-gate-note")
                 .about(
-                    "A form body whose schema says what its types cannot (an integer `enum`, `not`): read into its type, then held to the schema as written (issue 45).",
+                    "A form body whose schema says what its types cannot (an integer `enum`, `not`): read into its type, then held to the schema as written.",
                 )
                 .long_about(
-                    "A form body whose schema says what its types cannot (an integer `enum`, `not`): read into its type, then held to the schema as written (issue 45).\n\n`POST /gate-notes` (operation `addGateNote`).",
+                    "A form body whose schema says what its types cannot (an integer `enum`, `not`): read into its type, then held to the schema as written.\n\n`POST /gate-notes` (operation `addGateNote`).",
                 ),
         )
         .arg(
@@ -643,10 +643,10 @@ fn add_gate_photo_command() -> Command {
     support::upload::multipart_args(
         Command::new("add-gate-photo")
             .about(
-                "A multipart body whose schema says what its types cannot (an integer `enum`, `not`): its parts read into its type (the file as its text), then held to the schema as written (issue 45); the implementation gets the body as sent.",
+                "A multipart body whose schema says what its types cannot (an integer `enum`, `not`): its parts read into its type (the file as its text), then held to the schema as written; the implementation gets the body as sent.",
             )
             .long_about(
-                "A multipart body whose schema says what its types cannot (an integer `enum`, `not`): its parts read into its type (the file as its text), then held to the schema as written (issue 45); the implementation gets the body as sent.\n\n`POST /gate-photos` (operation `addGatePhoto`).",
+                "A multipart body whose schema says what its types cannot (an integer `enum`, `not`): its parts read into its type (the file as its text), then held to the schema as written; the implementation gets the body as sent.\n\n`POST /gate-photos` (operation `addGatePhoto`).",
             ),
         "oas31-cli add-gate-photo --file photo=./photo.bin --field caption=…",
     )

@@ -305,7 +305,7 @@ impl Client {
 
     /// A body whose schema says what no Rust type holds (`if`/`then`, `propertyNames`, `oneOf`'s
     /// "exactly one", `const` of an object, `contains`): the server holds it to the schema as
-    /// written (issue 45).
+    /// written.
     ///
     /// `POST /gates` (operation `addGate`).
     #[cfg(feature = "gates")]
@@ -331,7 +331,7 @@ impl Client {
 
     /// A parameter `$ref` with `required: true` beside it: applied as Prism and Redocly read it (a
     /// warning says so), so the server refuses a request without it and the client's method takes
-    /// it (issue 45).
+    /// it.
     ///
     /// `GET /gate-log` (operation `gateLog`).
     #[cfg(feature = "gate-log")]
@@ -352,7 +352,7 @@ impl Client {
 
     /// Declares its own `Idempotency-Key` header, required, of up to 300 characters and no pattern:
     /// the server reads the key by these rules alone (none of the runtime's own, which the pet
-    /// store's pattern happens to state), issue 45.
+    /// store's pattern happens to state).
     ///
     /// `POST /gate-openings` (operation `openGate`).
     ///
@@ -375,10 +375,7 @@ impl Client {
                 "openGate",
             )
             .idempotency_key();
-        let mut query = Query::new();
-        query.append_opt("floor", options.floor.as_ref());
-        query.append_opt("side", options.side.as_ref());
-        let query = query.finish();
+        let query = options.query()?;
         let raw = self
             .transport
             .send_url(&OPERATION, OPERATION.path, &query, JSON)
@@ -387,7 +384,7 @@ impl Client {
     }
 
     /// A form body whose schema says what its types cannot (an integer `enum`, `not`): read into
-    /// its type, then held to the schema as written (issue 45).
+    /// its type, then held to the schema as written.
     ///
     /// `POST /gate-notes` (operation `addGateNote`).
     #[cfg(feature = "gate-notes")]
@@ -415,8 +412,8 @@ impl Client {
     }
 
     /// A multipart body whose schema says what its types cannot (an integer `enum`, `not`): its
-    /// parts read into its type (the file as its text), then held to the schema as written (issue
-    /// 45); the implementation gets the body as sent.
+    /// parts read into its type (the file as its text), then held to the schema as written; the
+    /// implementation gets the body as sent.
     ///
     /// `POST /gate-photos` (operation `addGatePhoto`).
     #[cfg(feature = "gate-photos")]
@@ -514,9 +511,7 @@ impl Client {
         options: ListCommandsOptions,
     ) -> Result<ResponseValue<types::CommandStatus>, Error<ListCommandsError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/commands", "listCommands");
-        let mut query = Query::new();
-        query.append_opt("status", options.status.as_ref());
-        let query = query.finish();
+        let query = options.query()?;
         let raw = self
             .transport
             .send_url(&OPERATION, OPERATION.path, &query, JSON)
@@ -774,13 +769,13 @@ request::parameters! {
     /// one each.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct OpenGateOptions {
-        /// An enumeration of integers, which no Rust type holds (held, issue 45).
+        /// An enumeration of integers, which no Rust type holds (held to the schema as written).
         /// (query parameter `floor`)
-        #[param("floor", with_floor)]
+        #[param("floor", with_floor, query)]
         pub floor: Option<i64>,
         /// Any side but `closed` (`not`, held to the schema as written).
         /// (query parameter `side`)
-        #[param("side", with_side)]
+        #[param("side", with_side, query)]
         pub side: Option<String>,
     }
 }
@@ -851,7 +846,7 @@ request::parameters! {
     pub struct ListCommandsOptions {
         /// A string whose one `allOf` part is an enum (its own `enum` is empty).
         /// (query parameter `status`)
-        #[param("status", with_status)]
+        #[param("status", with_status, query)]
         pub status: Option<types::CommandStatus>,
     }
 }

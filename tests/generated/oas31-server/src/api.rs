@@ -83,7 +83,7 @@ pub trait Oas31Api: Send + Sync + 'static {
 
     /// A body whose schema says what no Rust type holds (`if`/`then`, `propertyNames`, `oneOf`'s
     /// "exactly one", `const` of an object, `contains`): the server holds it to the schema as
-    /// written (issue 45).
+    /// written.
     ///
     /// `POST /gates` (operation `addGate`).
     #[cfg(feature = "gates")]
@@ -99,7 +99,7 @@ pub trait Oas31Api: Send + Sync + 'static {
 
     /// A parameter `$ref` with `required: true` beside it: applied as Prism and Redocly read it (a
     /// warning says so), so the server refuses a request without it and the client's method takes
-    /// it (issue 45).
+    /// it.
     ///
     /// `GET /gate-log` (operation `gateLog`).
     #[cfg(feature = "gate-log")]
@@ -114,7 +114,7 @@ pub trait Oas31Api: Send + Sync + 'static {
 
     /// Declares its own `Idempotency-Key` header, required, of up to 300 characters and no pattern:
     /// the server reads the key by these rules alone (none of the runtime's own, which the pet
-    /// store's pattern happens to state), issue 45.
+    /// store's pattern happens to state).
     ///
     /// `POST /gate-openings` (operation `openGate`).
     #[cfg(feature = "gate-openings")]
@@ -128,7 +128,7 @@ pub trait Oas31Api: Send + Sync + 'static {
     }
 
     /// A form body whose schema says what its types cannot (an integer `enum`, `not`): read into
-    /// its type, then held to the schema as written (issue 45).
+    /// its type, then held to the schema as written.
     ///
     /// `POST /gate-notes` (operation `addGateNote`).
     #[cfg(feature = "gate-notes")]
@@ -143,8 +143,8 @@ pub trait Oas31Api: Send + Sync + 'static {
     }
 
     /// A multipart body whose schema says what its types cannot (an integer `enum`, `not`): its
-    /// parts read into its type (the file as its text), then held to the schema as written (issue
-    /// 45); the implementation gets the body as sent.
+    /// parts read into its type (the file as its text), then held to the schema as written; the
+    /// implementation gets the body as sent.
     ///
     /// `POST /gate-photos` (operation `addGatePhoto`).
     #[cfg(feature = "gate-photos")]
@@ -386,7 +386,7 @@ response::answers! {
 #[cfg(feature = "gate-openings")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct OpenGateParams {
-    /// An enumeration of integers, which no Rust type holds (held, issue 45).
+    /// An enumeration of integers, which no Rust type holds (held to the schema as written).
     /// (query parameter `floor`)
     pub floor: Option<i64>,
     /// Any side but `closed` (`not`, held to the schema as written).

@@ -20,7 +20,6 @@ use crate::runtime::error::Error;
 use crate::runtime::ratelimit::RateLimit;
 use crate::runtime::request;
 use crate::runtime::request::JSON;
-use crate::runtime::request::Query;
 use crate::runtime::response;
 use crate::runtime::response::Raw;
 use crate::runtime::response::ResponseValue;
@@ -249,11 +248,7 @@ impl Client {
             "/dropshot/items",
             "dropshotItems",
         );
-        let mut query = Query::new();
-        query.append_opt("limit", options.limit.as_ref());
-        query.append_opt("page_token", options.page_token.as_ref());
-        query.append_opt("kind", options.kind.as_ref());
-        let query = query.finish();
+        let query = options.query()?;
         let raw = self
             .transport
             .send_url(&OPERATION, OPERATION.path, &query, JSON)
@@ -274,19 +269,19 @@ impl Client {
         &'a self,
         options: DropshotItemsOptions,
     ) -> Pages<'a, types::Item, DropshotItemsError> {
-        Pages::new(move |next: Option<String>| {
-            let mut options = options.clone();
-            if let Some(next) = next {
-                options = DropshotItemsOptions::default()
+        Pages::from_calls(
+            options,
+            |options, next| {
+                *options = DropshotItemsOptions::default()
                     .with_page_token(next)
                     .with_limit(options.limit.take());
-            }
-            Box::pin(async move {
-                let response = self.dropshot_items_with(options).await?;
+            },
+            move |options| self.dropshot_items_with(options),
+            |response| {
                 let body = response.into_inner();
-                Ok(Page::new(body.items, body.next_page))
-            })
-        })
+                Page::new(body.items, body.next_page)
+            },
+        )
     }
 
     /// Items with a next-page token in the body
@@ -314,11 +309,7 @@ impl Client {
             "/cursor/items",
             "cursorItems",
         );
-        let mut query = Query::new();
-        query.append_opt("pageToken", options.page_token.as_ref());
-        query.append_opt("pageSize", options.page_size.as_ref());
-        query.append_opt("kind", options.kind.as_ref());
-        let query = query.finish();
+        let query = options.query()?;
         let raw = self
             .transport
             .send_url(&OPERATION, OPERATION.path, &query, JSON)
@@ -339,17 +330,15 @@ impl Client {
         &'a self,
         options: CursorItemsOptions,
     ) -> Pages<'a, types::Item, CursorItemsError> {
-        Pages::new(move |next: Option<String>| {
-            let mut options = options.clone();
-            if let Some(next) = next {
-                options.page_token = Some(next);
-            }
-            Box::pin(async move {
-                let response = self.cursor_items_with(options).await?;
+        Pages::from_calls(
+            options,
+            |options, next| options.page_token = Some(next),
+            move |options| self.cursor_items_with(options),
+            |response| {
                 let body = response.into_inner();
-                Ok(Page::new(body.data, body.next_page_token))
-            })
-        })
+                Page::new(body.data, body.next_page_token)
+            },
+        )
     }
 
     /// Items after an id, as openai pages
@@ -377,10 +366,7 @@ impl Client {
             "/after/items",
             "afterItems",
         );
-        let mut query = Query::new();
-        query.append_opt("after", options.after.as_ref());
-        query.append_opt("limit", options.limit.as_ref());
-        let query = query.finish();
+        let query = options.query()?;
         let raw = self
             .transport
             .send_url(&OPERATION, OPERATION.path, &query, JSON)
@@ -401,17 +387,15 @@ impl Client {
         &'a self,
         options: AfterItemsOptions,
     ) -> Pages<'a, types::Item, AfterItemsError> {
-        Pages::new(move |next: Option<String>| {
-            let mut options = options.clone();
-            if let Some(next) = next {
-                options.after = Some(next);
-            }
-            Box::pin(async move {
-                let response = self.after_items_with(options).await?;
+        Pages::from_calls(
+            options,
+            |options, next| options.after = Some(next),
+            move |options| self.after_items_with(options),
+            |response| {
                 let body = response.into_inner();
-                Ok(Page::new(body.data, pages::when(body.has_more, body.last_id)))
-            })
-        })
+                Page::new(body.data, pages::when(body.has_more, body.last_id))
+            },
+        )
     }
 
     /// Items paged by the Link header
@@ -442,10 +426,7 @@ impl Client {
             "linkItems",
         );
         let path = request::path(OPERATION.path, &[&shelf]);
-        let mut query = Query::new();
-        query.append_opt("page", options.page.as_ref());
-        query.append_opt("per_page", options.per_page.as_ref());
-        let query = query.finish();
+        let query = options.query()?;
         let raw = self.transport.send_url(&OPERATION, &path, &query, JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
@@ -464,23 +445,12 @@ impl Client {
         shelf: &'a str,
         options: LinkItemsOptions,
     ) -> Pages<'a, types::Item, LinkItemsError> {
-        Pages::new(move |next: Option<String>| {
-            let mut options = options.clone();
-            if let Some(next) = next {
-                for (name, value) in pages::query_pairs(&next) {
-                    match name.as_str() {
-                        "page" => options.page = value.parse().ok(),
-                        "per_page" => options.per_page = value.parse().ok(),
-                        _ => {}
-                    }
-                }
-            }
-            Box::pin(async move {
-                let response = self.link_items_with(shelf, options).await?;
-                let next = pages::link_next(response.headers());
-                Ok(Page::new(response.into_inner(), next))
-            })
-        })
+        Pages::from_calls(
+            options,
+            pages::follow_link,
+            move |options| self.link_items_with(shelf, options),
+            pages::link_page,
+        )
     }
 }
 
@@ -492,15 +462,15 @@ request::parameters! {
     pub struct DropshotItemsOptions {
         /// Items per page.
         /// (query parameter `limit`)
-        #[param("limit", with_limit)]
+        #[param("limit", with_limit, query)]
         pub limit: Option<u32>,
         /// The token of the page to fetch; it carries the scan's other parameters.
         /// (query parameter `page_token`)
-        #[param("page_token", with_page_token)]
+        #[param("page_token", with_page_token, query)]
         pub page_token: Option<String>,
         /// Only items of this kind (first page only; the token remembers it).
         /// (query parameter `kind`)
-        #[param("kind", with_kind)]
+        #[param("kind", with_kind, query)]
         pub kind: Option<String>,
     }
 }
@@ -527,14 +497,14 @@ request::parameters! {
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct CursorItemsOptions {
         /// (query parameter `pageToken`)
-        #[param("pageToken", with_page_token)]
+        #[param("pageToken", with_page_token, query)]
         pub page_token: Option<String>,
         /// (query parameter `pageSize`)
-        #[param("pageSize", with_page_size)]
+        #[param("pageSize", with_page_size, query)]
         pub page_size: Option<i32>,
         /// Sent with every page.
         /// (query parameter `kind`)
-        #[param("kind", with_kind)]
+        #[param("kind", with_kind, query)]
         pub kind: Option<String>,
     }
 }
@@ -558,10 +528,10 @@ request::parameters! {
     pub struct AfterItemsOptions {
         /// The id of the last item of the page before.
         /// (query parameter `after`)
-        #[param("after", with_after)]
+        #[param("after", with_after, query)]
         pub after: Option<String>,
         /// (query parameter `limit`)
-        #[param("limit", with_limit)]
+        #[param("limit", with_limit, query)]
         pub limit: Option<i32>,
     }
 }
@@ -584,10 +554,10 @@ request::parameters! {
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct LinkItemsOptions {
         /// (query parameter `page`)
-        #[param("page", with_page)]
+        #[param("page", with_page, query, next)]
         pub page: Option<i32>,
         /// (query parameter `per_page`)
-        #[param("per_page", with_per_page)]
+        #[param("per_page", with_per_page, query, next)]
         pub per_page: Option<i32>,
     }
 }
@@ -606,25 +576,15 @@ response::errors! {
     }
 }
 
-/// Headers of the `200` answer of `linkItems`.
-/// Read them with `from_headers(response.headers())`.
 #[cfg(feature = "link")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct LinkItemsOkHeaders {
-    /// RFC 8288 links; `rel="next"` is the next page.
-    /// (header `link`; `None` when absent or unreadable)
-    pub link: Option<String>,
-}
-
-#[cfg(feature = "link")]
-impl LinkItemsOkHeaders {
-    /// Reads the documented headers; a header that is missing or does not parse is `None`.
-    pub fn from_headers(headers: &http::HeaderMap) -> Self {
-        Self {
-            link: headers
-                .get("link")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|value| value.trim().parse().ok()),
-        }
+response::headers! {
+    /// Headers of the `200` answer of `linkItems`.
+    /// Read them with `from_headers(response.headers())`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct LinkItemsOkHeaders {
+        /// RFC 8288 links; `rel="next"` is the next page.
+        /// (header `link`; `None` when absent or unreadable)
+        #[header("link")]
+        pub link: Option<String>,
     }
 }

@@ -505,7 +505,7 @@ impl Client {
         let path = request::path("/responses/{response_id}", &[&response_id]);
         let mut query = Query::new();
         query.append("beta", "true");
-        query.append_opt("include", options.include.as_ref());
+        options.append_query(&mut query)?;
         let query = query.finish();
         let raw = self.transport.send_url(&OPERATION, &path, &query, JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
@@ -557,9 +557,7 @@ impl Client {
             )
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&response_id]);
-        let mut query = Query::new();
-        query.append_opt("include", options.include.as_ref());
-        let query = query.finish();
+        let query = options.query()?;
         let raw = self.transport.send_url(&OPERATION, &path, &query, JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
@@ -779,7 +777,7 @@ request::parameters! {
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct BetaGetResponseOptions {
         /// (query parameter `include`)
-        #[param("include", with_include)]
+        #[param("include", with_include, query)]
         pub include: Option<String>,
     }
 }
@@ -815,7 +813,7 @@ request::parameters! {
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct GetResponseOptions {
         /// (query parameter `include`)
-        #[param("include", with_include)]
+        #[param("include", with_include, query)]
         pub include: Option<String>,
     }
 }

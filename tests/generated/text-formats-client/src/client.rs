@@ -255,13 +255,7 @@ impl Client {
         let path = request::path(OPERATION.path, &[&id]);
         let mut query = Query::new();
         query.append("since", since);
-        query.append_opt("day", options.day.as_ref());
-        if let Some(values) = options.related.as_ref() {
-            query.append_array("related", values, false, ',');
-        }
-        if let Some(values) = options.label.as_ref() {
-            query.append_array("label", values, true, ',');
-        }
+        options.append_query(&mut query)?;
         let query = query.finish();
         let raw = self
             .transport
@@ -311,17 +305,17 @@ request::parameters! {
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct GetEventOptions {
         /// (query parameter `day`)
-        #[param("day", with_day)]
+        #[param("day", with_day, query)]
         pub day: Option<String>,
         /// (query parameter `related`)
-        #[param("related", with_related)]
+        #[param("related", with_related, query(array, false, ','))]
         pub related: Option<Vec<String>>,
         /// (header parameter `X-Trace`)
         #[param("X-Trace", with_x_trace)]
         pub x_trace: Option<String>,
         /// One label or several (`oneOf` a string and a list of strings).
         /// (query parameter `label`)
-        #[param("label", with_label)]
+        #[param("label", with_label, query(array, true, ','))]
         pub label: Option<Vec<String>>,
     }
 }
@@ -329,24 +323,14 @@ response::errors! {
     /// The documented error answers of `getEvent`; the status and headers are on [`Error::Api`].
     pub enum GetEventError {}
 }
-
-/// Headers of the `200` answer of `getEvent`.
-/// Read them with `from_headers(response.headers())`.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct GetEventOkHeaders {
-    /// (header `last-seen`; `None` when absent or unreadable)
-    pub last_seen: Option<String>,
-}
-
-impl GetEventOkHeaders {
-    /// Reads the documented headers; a header that is missing or does not parse is `None`.
-    pub fn from_headers(headers: &http::HeaderMap) -> Self {
-        Self {
-            last_seen: headers
-                .get("last-seen")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|value| value.trim().parse().ok()),
-        }
+response::headers! {
+    /// Headers of the `200` answer of `getEvent`.
+    /// Read them with `from_headers(response.headers())`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct GetEventOkHeaders {
+        /// (header `last-seen`; `None` when absent or unreadable)
+        #[header("last-seen")]
+        pub last_seen: Option<String>,
     }
 }
 response::errors! {
