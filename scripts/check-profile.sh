@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Where `cargo check` of a large document's generated crates spends its time, by kind of
-# generated code (issue 46; written to docs/check-profile.md): each crate is
+# generated code (issue 46; written to docs/reports/check-profile.md): each crate is
 # checked alone (its dependencies built, not incremental) under rustc's `-Z self-profile`,
 # and scripts/check-profile/ sorts the self time of every query into serde impls, per-operation
 # code, checks, expansion and crate-wide work. Not part of CI (several minutes). With no
 # arguments it profiles GitHub's client and server and OpenAI's 3.1 client and writes
-# docs/check-profile.md; `bash scripts/check-profile.sh DOC SIDE...` prints one document's.
+# docs/reports/check-profile.md; `bash scripts/check-profile.sh DOC SIDE...` prints one document's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -48,7 +48,7 @@ fi
 {
     echo "# Where a check's time goes"
     echo
-    echo "Written by \`bash scripts/check-profile.sh\` (issue 46); do not edit by hand, rerun it."
+    echo "Written by \`bash scripts/check-profile.sh\`; do not edit by hand, rerun it."
     echo "Each crate's \`cargo check\` alone (dependencies built, not incremental, every feature on)"
     echo "under rustc's \`-Z self-profile\`; the self time of each query (its time less the queries"
     echo "it called) is put to the kind of generated code its item is (\`scripts/check-profile/classify.py\`)."
@@ -61,5 +61,5 @@ fi
     profile ../shared/openapi-corpus/progenitor/api.github.com.json client server
     profile ../shared/openapi-corpus-31/openai/openapi.yaml client
 } >"$out/check-profile.md"
-cp "$out/check-profile.md" docs/check-profile.md
-echo "wrote docs/check-profile.md"
+cp "$out/check-profile.md" docs/reports/check-profile.md
+echo "wrote docs/reports/check-profile.md"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Where `apigen::generate` spends its instructions on a large document, by phase (issue 46's
-# codegen target: under 0.5 s for api.github.com and OpenAI; written to docs/codegen-profile.md).
+# codegen target: under 0.5 s for api.github.com and OpenAI; written to
+# docs/reports/codegen-profile.md).
 # Counts instructions with callgrind, which a busy machine does not move (seconds it would), over
 # every thread of one call of the release library, as `petstore-codegen` makes it (mimalloc, as
 # `cargo xtask codegen`). Not part of CI (a few minutes per document).

@@ -6,7 +6,7 @@
 //! 11-24 baseline, its own runtime vendored); nexus.json's client beside progenitor 0.15.1's;
 //! and Stripe's document (server and client, all features and one resource's), when
 //! `APIGEN_BENCH_STRIPE` names a copy of it (it is not in the shared corpus). Each crate alone;
-//! written to `docs/build-cost.md`, with the build-cost targets read off the rows.
+//! written to `docs/reports/build-cost.md`, with the build-cost targets read off the rows.
 //!
 //! Everything builds in one throwaway workspace, `target/bench-compile/sdks/ws`, with its own
 //! target directory and lock file (the SDKs' dependencies are not the project's). Each row is
@@ -500,7 +500,7 @@ pub fn run(root: &Path) -> Result<(Vec<Row>, Prepared), String> {
     Ok((rows, Prepared { stripe_generate }))
 }
 
-/// The part's report (`docs/build-cost.md`).
+/// The part's report (`docs/reports/build-cost.md`).
 pub fn markdown(rows: &[Row], prepared: &Prepared, header: &str) -> String {
     let mut w = String::new();
     let _ = writeln!(

@@ -1,7 +1,7 @@
 //! Decode speed beside the hand-written SDKs: instructions per `serde_json` decode of the same
 //! JSON into the generated clients' types and into async-openai 0.43's and octocrab 0.54's, for
 //! a chat completion, a response with function calls and GitHub issue lists (one issue, and
-//! about 2 MB). Written to `docs/decode-speed.md`.
+//! about 2 MB). Written to `docs/reports/decode-speed.md`.
 //!
 //! The clients are generated from the corpus documents with a copy of the runtime (as
 //! `cargo xtask codegen --vendor-runtime` writes them, client only) into a throwaway workspace,
@@ -462,7 +462,7 @@ pub fn run(root: &Path) -> Result<Vec<Row>, String> {
     Ok(rows)
 }
 
-/// The part's report (`docs/decode-speed.md`).
+/// The part's report (`docs/reports/decode-speed.md`).
 pub fn markdown(rows: &[Row], header: &str, valgrind: Option<&str>) -> String {
     let mut w = String::new();
     let counted = valgrind.map_or("not counted: valgrind is not installed".to_owned(), |v| {

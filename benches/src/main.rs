@@ -1,7 +1,7 @@
 //! `cargo run --release -p petstore-bench [-- OPTIONS]` (to be `cargo xtask bench`): measures
 //! the generated server and client against hand-written equivalents, the generator's speed
 //! and the generated crates' compile cost; prints a markdown report and writes it to
-//! `docs/benchmarks.md`. Timings are reported, never asserted.
+//! `docs/reports/benchmarks.md`. Timings are reported, never asserted.
 //!
 //! The binary re-executes itself as `petstore-bench serve-generated|serve-handwritten
 //! [--rate-limit]` to run each server in its own process (see `serve.rs`).
@@ -32,7 +32,7 @@ use std::time::Duration;
 
 const HELP: &str = "\
 petstore-bench [OPTIONS]
-    Run every benchmark, print the report and write it to docs/benchmarks.md.
+    Run every benchmark, print the report and write it to docs/reports/benchmarks.md.
 
 OPTIONS
     --rounds N          rounds per comparison, each side once per round (default 20)
@@ -52,13 +52,13 @@ OPTIONS
                         generated crates, all features and one tag's, beside octocrab and
                         async-openai, GitHub's as 0892509 generated them, nexus's client
                         beside progenitor 0.15.1's, and Stripe's (APIGEN_BENCH_STRIPE=PATH),
-                        written to docs/build-cost.md; about an hour;
+                        written to docs/reports/build-cost.md; about an hour;
                         decode: instructions per decode of chat, response and GitHub issue
                         bodies into the generated clients' types and async-openai's and
-                        octocrab's, written to docs/decode-speed.md)
+                        octocrab's, written to docs/reports/decode-speed.md)
     --fresh-compile     remeasure the clean build (with dependencies) of the generated crates
-    --no-write          print the report without writing docs/benchmarks.md
-    --out PATH          write the report there instead of docs/benchmarks.md
+    --no-write          print the report without writing docs/reports/benchmarks.md
+    --out PATH          write the report there instead of docs/reports/benchmarks.md
 
 petstore-bench codegen-dump DOC OUT [--runs N]
     Generate from one document, write every file under OUT (to diff output before and after a
@@ -88,7 +88,7 @@ impl Default for Settings {
             codegen_runs: 5,
             only: Vec::new(),
             fresh_compile: false,
-            out: Some(root().join("docs/benchmarks.md")),
+            out: Some(root().join("docs/reports/benchmarks.md")),
         }
     }
 }
@@ -292,7 +292,7 @@ fn bench(settings: &Settings) -> Result<(), String> {
         let (rows, prepared) = build_cost::run(&root)?;
         write_own(
             build_cost::markdown(&rows, &prepared, &header),
-            "docs/build-cost.md",
+            "docs/reports/build-cost.md",
         )?;
     }
     if settings.wants("decode") {
@@ -301,10 +301,10 @@ fn bench(settings: &Settings) -> Result<(), String> {
         let valgrind = instructions::valgrind();
         write_own(
             decode::markdown(&rows, &header, valgrind.as_deref()),
-            "docs/decode-speed.md",
+            "docs/reports/decode-speed.md",
         )?;
     }
-    // Alone, they leave docs/benchmarks.md as the last full run wrote it.
+    // Alone, they leave docs/reports/benchmarks.md as the last full run wrote it.
     if !settings.only.is_empty()
         && settings
             .only

@@ -81,7 +81,7 @@ impl Report {
         );
         let _ = writeln!(
             w,
-            "The cost of generated code is reported beside this file: `docs/build-cost.md` (`cargo xtask bench --only build-cost`: check and debug build of the GitHub and OpenAI crates, every feature and one tag's, beside octocrab and async-openai), `docs/decode-speed.md` (`cargo xtask bench --only decode`: the generated types' decoding beside the same SDKs' types) and `docs/check-profile.md` (`bash scripts/check-profile.sh`: where a check's time goes, by kind of generated code).\n"
+            "The cost of generated code is reported beside this file: `docs/reports/build-cost.md` (`cargo xtask bench --only build-cost`: check and debug build of the GitHub and OpenAI crates, every feature and one tag's, beside octocrab and async-openai), `docs/reports/decode-speed.md` (`cargo xtask bench --only decode`: the generated types' decoding beside the same SDKs' types) and `docs/reports/check-profile.md` (`bash scripts/check-profile.sh`: where a check's time goes, by kind of generated code).\n"
         );
         let _ = writeln!(
             w,

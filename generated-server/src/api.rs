@@ -7,6 +7,7 @@
 //! The [`PetStoreApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
+use crate::runtime::params;
 use crate::runtime::response;
 use std::future::Future;
 use crate::runtime::context::RequestContext;
@@ -195,13 +196,16 @@ response::answers! {
     }
 }
 
-/// Parameters of `getPet` (`GET /pets/{petId}`), parsed and checked.
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct GetPetParams {
-    /// The identifier of the animal.
-    /// (path parameter `petId`)
-    pub pet_id: i64,
+params::declare! {
+    /// Parameters of `getPet` (`GET /pets/{petId}`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct GetPetParams {
+        /// The identifier of the animal.
+        /// (path parameter `petId`)
+        #[param(required, path("petId"))]
+        pub pet_id: i64,
+    }
 }
 
 #[cfg(feature = "pets")]

@@ -308,15 +308,9 @@ fn serve_get_pet<A: PetStoreApi>(
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
         let params = {
-            let mut errors = Violations::new();
             let path = params::path_params(&mut parts).await?;
             let raw = RawParams::from_parts(&parts, path);
-            let pet_id: Option<i64> = raw.required(Location::Path, "petId", &mut errors);
-            let Some(pet_id) = pet_id else {
-                return Err(errors.into_problem());
-            };
-            errors.check()?;
-            GetPetParams { pet_id }
+            GetPetParams::read(&raw)?
         };
         let ctx = RequestContext::new("getPet", scheme, parts);
         #[allow(deprecated)]

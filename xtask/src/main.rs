@@ -66,7 +66,7 @@ cargo xtask serve-corpus [DOC|DIR...] [--filter SUBSTR] [--max-examples N] [--se
     and held to schemathesis (.venv/, scripts/schemathesis.sh) with every check, seed N (42) and
     N examples per operation and phase (10). Prints the table (operations, cases, failures by
     check, listed defects) and writes target/serve-corpus/report.md; fails on a failure that
-    docs/serving.md does not list as the document's own defect, a server that does not build
+    docs/reports/serving.md does not list as the document's own defect, a server that does not build
     or start, and a listed defect that no longer shows. --generate-only: write the servers
     into target/serve-corpus/ws/ and stop (to compare two generators' output).
 cargo xtask schema-suite [--draft 2020-12|4] [--filter SUBSTR]... [--shared-target]
@@ -78,7 +78,7 @@ cargo xtask schema-suite [--draft 2020-12|4] [--filter SUBSTR]... [--shared-targ
     a group the generator refuses is lost with its error. Fails on a failing case that
     xtask/src/schema_suite/decisions.rs does not set aside, and on a group listed there as
     open that passes. Builds in target/schema-suite/target, or with --shared-target in target/
-    with the workspace's dev profile (CI). Table: docs/json-schema-suite.md.
+    with the workspace's dev profile (CI). Table: docs/reports/json-schema-suite.md.
 cargo xtask calls [DOC|DIR...] [--filter SUBSTR] [--seeds N] [--no-examples] [--shared-target] [--echo]
     Every operation of each document's generated command-line client, called against Prism
     (an independent mock of the same document; npm, pinned in scripts/prism, installed with
@@ -110,7 +110,7 @@ cargo xtask fuzz --print SEED
 cargo xtask mutants [--ci] [--group NAME] [--file SUBSTR] [--timeout SECS]
     Mutation testing (cargo-mutants; install: cargo install cargo-mutants --locked) of the
     runtime and generator files that carry auth, rate limits, retries, deprecation, problems
-    and parameter/body checks. Fails on a surviving mutant docs/mutants.md does not explain.
+    and parameter/body checks. Fails on a surviving mutant docs/reports/mutants.md does not explain.
     --ci runs the small selection .ci/run uses. Reports: target/mutants/<group>/.
 cargo xtask public-api [--bless] [--allow-breaking]
     Compare the public API of the runtime crates (runtime/{server,client,cli}) with the
@@ -121,7 +121,8 @@ cargo xtask public-api [--bless] [--allow-breaking]
 cargo xtask bench [ARGS]
     Benchmarks (release build of benches/, package petstore-bench): generated vs hand-written
     server and client, codegen time, compile cost. Prints the table and writes
-    docs/benchmarks.md. ARGS go to petstore-bench (`--only server,client,codegen`, `--no-write`).
+    docs/reports/benchmarks.md. ARGS go to petstore-bench (`--only server,client,codegen`,
+    `--no-write`).
 ";
 
 /// Runs the benchmark binary in release; it is a separate package so that its dependencies

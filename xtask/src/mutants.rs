@@ -1,12 +1,12 @@
 //! `cargo xtask mutants`: mutation testing (cargo-mutants) of the rules that matter, with the
-//! survivors that cannot matter listed, and explained, in docs/mutants.md.
+//! survivors that cannot matter listed, and explained, in docs/reports/mutants.md.
 //!
 //! Each group below is one cargo-mutants run: one package, the files of the rules that matter
 //! (authentication and its constant-time compare, rate limits and bans, headers on every
 //! response, retries and their budget, deprecation, problem rendering, parameter and body
 //! checks), and the test targets that exercise them. A mutant that no test notices ("missed")
-//! fails the command unless docs/mutants.md names it, without its line and column (they move
-//! with every edit), in a line of the form
+//! fails the command unless docs/reports/mutants.md names it, without its line and column (they
+//! move with every edit), in a line of the form
 //! ``- `path/to/file.rs`: `replace … in Function` — why it cannot matter``.
 //!
 //! Runs are slow (each mutant rebuilds the package and reruns its tests), so the full set is
@@ -23,7 +23,7 @@ cargo xtask mutants [--ci] [--group NAME] [--file SUBSTR] [--re REGEX] [--timeou
     Mutation testing with cargo-mutants (install: cargo install cargo-mutants --locked) of the
     runtime and generator files that carry the rules that matter. Each group is one run; its
     report goes to target/mutants/NAME/mutants.out. Fails when a mutant survives that
-    docs/mutants.md does not list with its reason.
+    docs/reports/mutants.md does not list with its reason.
     --ci           only the fast selection CI runs (the constant-time key lookup)
     --group NAME   only this group (server, checks, client, generator)
     --file SUBSTR  only files whose path contains SUBSTR
@@ -170,7 +170,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     if !installed {
         return Err("cargo-mutants is not installed: cargo install cargo-mutants --locked".into());
     }
-    let documented = documented_survivors(&root.join("docs/mutants.md"))?;
+    let documented = documented_survivors(&root.join("docs/reports/mutants.md"))?;
 
     let groups = if args.ci { CI_GROUPS } else { GROUPS };
     let mut undocumented = Vec::new();
@@ -257,7 +257,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         totals.add(counts);
     }
     println!(
-        "mutants: {} caught, {} missed ({} documented in docs/mutants.md), {} timeouts, {} unviable",
+        "mutants: {} caught, {} missed ({} documented in docs/reports/mutants.md), {} timeouts, {} unviable",
         totals.caught,
         totals.missed.len(),
         totals.missed.len() - undocumented.len(),
@@ -268,7 +268,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "surviving mutants that no test kills and docs/mutants.md does not explain:\n  {}",
+            "surviving mutants that no test kills and docs/reports/mutants.md does not explain:\n  {}",
             undocumented.join("\n  ")
         ))
     }
@@ -321,7 +321,7 @@ fn without_position(mutant: &str) -> String {
     }
 }
 
-/// The survivors docs/mutants.md explains: lines ``- `path`: `description` — reason``.
+/// The survivors docs/reports/mutants.md explains: lines ``- `path`: `description` — reason``.
 fn documented_survivors(doc: &Path) -> Result<BTreeSet<String>, String> {
     let text = match std::fs::read_to_string(doc) {
         Ok(text) => text,

@@ -13,7 +13,7 @@
 //!
 //! `--fast` (CI) runs the servers that install in seconds, `--shared-target` builds beside the
 //! repository's own crates (CI); the whole run writes
-//! `docs/real-servers.md`, a run with `--fast` or `--only` `target/real-servers/report.md`.
+//! `docs/reports/real-servers.md`, a run with `--fast` or `--only` `target/real-servers/report.md`.
 //! Exit status 1 when a call fails where the server answered success, an answer that fits its
 //! schema does not decode, or the server refuses a request for how the client wrote it.
 
@@ -115,7 +115,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let report = render(&runs, started.elapsed().as_secs_f64());
     let whole = !fast && only.is_empty();
     let out = if whole {
-        crate::codegen::root().join("docs/real-servers.md")
+        crate::codegen::root().join("docs/reports/real-servers.md")
     } else {
         root.join("report.md")
     };

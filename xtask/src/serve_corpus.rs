@@ -10,11 +10,11 @@
 //! and schemathesis (the version `scripts/schemathesis.sh` installs into `.venv/`) runs
 //! against it with every check (positive and negative data acceptance among them), a fixed
 //! seed and a bounded number of examples. Every failing check of every case is tallied per
-//! document; a failure is accepted only when `docs/serving.md` lists it as the document's own
-//! defect, with its reason. The table (documents, operations, cases, failures by check, listed
-//! defects) is printed and written to `target/serve-corpus/report.md`; the run fails on any
-//! failure not listed, on a server that does not build or start, and on a listed defect that
-//! no longer shows (so the list cannot go stale).
+//! document; a failure is accepted only when `docs/reports/serving.md` lists it as the
+//! document's own defect, with its reason. The table (documents, operations, cases, failures by
+//! check, listed defects) is printed and written to `target/serve-corpus/report.md`; the run
+//! fails on any failure not listed, on a server that does not build or start, and on a listed
+//! defect that no longer shows (so the list cannot go stale).
 //!
 //! The pure parts (arguments in this file, `defects`, `events` with its `classes`, `report`)
 //! have unit tests in `tests.rs`; the rest runs processes.
@@ -45,8 +45,8 @@ use report::render;
 
 const COMMAND: &str = "cargo xtask serve-corpus";
 /// Where the table of accepted document defects lives (and the whole-corpus table).
-const DEFECTS_DOC: &str = "docs/serving.md";
-/// Checks not run, each with why (docs/serving.md repeats it).
+const DEFECTS_DOC: &str = "docs/reports/serving.md";
+/// Checks not run, each with why (docs/reports/serving.md repeats it).
 const EXCLUDED_CHECKS: &[(&str, &str)] = &[(
     "use_after_free",
     "the mock keeps no state: after a DELETE the resource is still answered",

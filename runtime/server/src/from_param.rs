@@ -84,7 +84,7 @@ float_param!(f32 => "float", f64 => "double");
 // String formats read into types of their own (docs/architecture.md, "String formats"): the
 // text must parse as the type, as in a JSON body.
 // Written out, not by a macro: cargo-mutants does not mutate inside macros, and these are
-// parameter checks (docs/mutants.md).
+// parameter checks (docs/reports/mutants.md).
 impl FromParam for uuid::Uuid {
     fn from_param(raw: &str) -> Result<Self, String> {
         exactly(&super::formats::UUID, raw)

@@ -930,3 +930,160 @@ pub fn query_string_raw(parts: &Parts) -> Option<String> {
         .filter(|q| !q.is_empty())
         .map(str::to_owned)
 }
+
+/// Declares an operation's parameter struct and how each field is read: the struct as
+/// written, every field under `#[param(…)]`, which says
+///
+/// - first, how it ends: `required` (a missing one is a violation; the field is `T`),
+///   `optional` (the field is `Option<T>`) or `default(expr)` (the field is `T`, `expr` when
+///   the request leaves it out);
+/// - then where: `path("name")`, `query("name")`, `header("name")`, `cookie("name")`;
+/// - then, for other than one plain value, the style: `array(explode)`,
+///   `delimited(explode, '|')`, `object(ObjectQuery::Deep)`, `styled(Style::Label)`,
+///   `styled_array(Style::Label, explode)`, `styled_object(Style::Simple, explode)`, `as_sent`
+///   (a 3.2 cookie written as it is).
+///
+/// It expands to the struct and `read`, which reads every field from a request's
+/// [`RawParams`] by the [`RawParams`] method the words name, collects every failure, and
+/// fails (with all of them) only after the last field was read, as one 400 lists every problem.
+///
+/// ```ignore
+/// params::declare! {
+///     /// Parameters of `getPet`.
+///     #[derive(Debug, Clone, PartialEq)]
+///     pub struct GetPetParams {
+///         #[param(required, path("petId"))]
+///         pub pet_id: i64,
+///         #[param(default(20), query("limit"))]
+///         pub limit: i32,
+///     }
+/// }
+/// ```
+#[doc(hidden)]
+#[macro_export]
+// `crate::runtime`, not `$crate`: the runtime as the calling crate names it (see `object::json!`).
+#[allow(clippy::crate_in_macro_def)]
+macro_rules! __apigen_params {
+    (
+        $(#[doc = $doc:literal])*
+        #[derive($($derive:tt)*)]
+        $vis:vis struct $name:ident {
+            $(
+                $(#[doc = $field_doc:literal])*
+                #[param($($how:tt)*)]
+                $field_vis:vis $field:ident: $ty:ty,
+            )*
+        }
+    ) => {
+        $(#[doc = $doc])*
+        #[derive($($derive)*)]
+        $vis struct $name {
+            $($(#[doc = $field_doc])* $field_vis $field: $ty,)*
+        }
+
+        // Each field is read into a local of its own name (the document's, `foo` included).
+        #[allow(clippy::disallowed_names)]
+        impl $name {
+            /// Reads every parameter from `raw`; the problem lists every failure.
+            #[inline]
+            pub(crate) fn read(
+                raw: &crate::runtime::params::RawParams<'_>,
+            ) -> Result<Self, crate::runtime::problem::Problem> {
+                let mut errors = crate::runtime::validate::Violations::new();
+                $(let $field = $crate::__apigen_params!(@read raw, errors, $($how)*);)*
+                $($crate::__apigen_params!(@take errors, $field, $($how)*);)*
+                errors.check()?;
+                Ok(Self { $($field),* })
+            }
+        }
+    };
+
+    // A required field is taken out of its `Option` after every field was read.
+    (@take $errors:ident, $field:ident, required $($rest:tt)*) => {
+        let Some($field) = $field else {
+            return Err($errors.into_problem());
+        };
+    };
+    (@take $($other:tt)*) => {};
+
+    (@read $raw:ident, $errors:ident, required, $($read:tt)*) => {
+        $crate::__apigen_params!(@form $raw, $errors, true, $($read)*)
+    };
+    (@read $raw:ident, $errors:ident, optional, $($read:tt)*) => {
+        $crate::__apigen_params!(@form $raw, $errors, false, $($read)*)
+    };
+    (@read $raw:ident, $errors:ident, default($default:expr), $($read:tt)*) => {
+        $crate::__apigen_params!(@form $raw, $errors, false, $($read)*).unwrap_or($default)
+    };
+
+    (@form $raw:ident, $errors:ident, true, $loc:ident($wire:literal)) => {
+        $raw.required($crate::__apigen_params!(@loc $loc), $wire, &mut $errors)
+    };
+    (@form $raw:ident, $errors:ident, false, $loc:ident($wire:literal)) => {
+        $raw.optional($crate::__apigen_params!(@loc $loc), $wire, &mut $errors)
+    };
+    (@form $raw:ident, $errors:ident, true, $loc:ident($wire:literal), array($explode:literal)) => {
+        $raw.required_array($crate::__apigen_params!(@loc $loc), $wire, $explode, &mut $errors)
+    };
+    (@form $raw:ident, $errors:ident, false, $loc:ident($wire:literal), array($explode:literal)) => {
+        $raw.array($crate::__apigen_params!(@loc $loc), $wire, $explode, &mut $errors)
+    };
+    (@form $raw:ident, $errors:ident, true, $loc:ident($wire:literal), delimited($explode:literal, $delimiter:literal)) => {
+        $raw.required_delimited_array(
+            $crate::__apigen_params!(@loc $loc),
+            $wire,
+            $explode,
+            $delimiter,
+            &mut $errors,
+        )
+    };
+    (@form $raw:ident, $errors:ident, false, $loc:ident($wire:literal), delimited($explode:literal, $delimiter:literal)) => {
+        $raw.delimited_array(
+            $crate::__apigen_params!(@loc $loc),
+            $wire,
+            $explode,
+            $delimiter,
+            &mut $errors,
+        )
+    };
+    (@form $raw:ident, $errors:ident, true, cookie($wire:literal), as_sent) => {
+        $raw.required_cookie_as_sent($wire, &mut $errors)
+    };
+    (@form $raw:ident, $errors:ident, false, cookie($wire:literal), as_sent) => {
+        $raw.optional_cookie_as_sent($wire, &mut $errors)
+    };
+    (@form $raw:ident, $errors:ident, $required:literal, query($wire:literal), object($style:expr)) => {
+        $raw.object($wire, $style, $required, &mut $errors)
+    };
+    (@form $raw:ident, $errors:ident, $required:literal, $loc:ident($wire:literal), styled($style:expr)) => {
+        $raw.styled($crate::__apigen_params!(@loc $loc), $wire, $style, $required, &mut $errors)
+    };
+    (@form $raw:ident, $errors:ident, $required:literal, $loc:ident($wire:literal), styled_array($style:expr, $explode:literal)) => {
+        $raw.styled_array(
+            $crate::__apigen_params!(@loc $loc),
+            $wire,
+            $style,
+            $explode,
+            $required,
+            &mut $errors,
+        )
+    };
+    (@form $raw:ident, $errors:ident, $required:literal, $loc:ident($wire:literal), styled_object($style:expr, $explode:literal)) => {
+        $raw.styled_object(
+            $crate::__apigen_params!(@loc $loc),
+            $wire,
+            $style,
+            $explode,
+            $required,
+            &mut $errors,
+        )
+    };
+
+    (@loc path) => { crate::runtime::params::Location::Path };
+    (@loc query) => { crate::runtime::params::Location::Query };
+    (@loc header) => { crate::runtime::params::Location::Header };
+    (@loc cookie) => { crate::runtime::params::Location::Cookie };
+}
+
+#[doc(inline)]
+pub use crate::__apigen_params as declare;

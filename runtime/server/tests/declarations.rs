@@ -1,6 +1,6 @@
-//! The runtime's declarations (`object::json!`, `unions::json!`, `response::answers!`) expanded
-//! as a generated crate expands them: through a module named `runtime`, every form the
-//! generator prints.
+//! The runtime's declarations (`object::json!`, `unions::json!`, `response::answers!`,
+//! `params::declare!`) expanded as a generated crate expands them: through a module named
+//! `runtime`, every form the generator prints.
 
 mod runtime {
     pub use apigen_server_runtime::*;
@@ -350,4 +350,92 @@ async fn each_answer_is_written_with_its_status_body_and_headers() {
     );
     let unimplemented = EveryAnswer::Unimplemented.into_http().unwrap_err();
     assert_eq!(unimplemented.status, http::StatusCode::NOT_IMPLEMENTED);
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+struct Color {
+    r: u8,
+    g: u8,
+}
+
+use runtime::params::{ObjectQuery, Style};
+
+runtime::params::declare! {
+    /// Every read form a generated struct declares.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct EveryForm {
+        /// A path parameter.
+        #[param(required, path("id"))]
+        pub id: i64,
+        #[param(default(20), query("limit"))]
+        pub limit: i32,
+        #[param(optional, query("q"))]
+        pub q: Option<String>,
+        #[param(optional, query("tag"), array(true))]
+        pub tag: Option<Vec<String>>,
+        #[param(required, query("ids"), delimited(false, '|'))]
+        pub ids: Vec<i64>,
+        #[param(optional, query("filter"), object(ObjectQuery::Deep))]
+        pub filter: Option<Color>,
+        #[param(required, header("X-Color"), styled_object(Style::Simple, false))]
+        pub color: Color,
+        #[param(optional, header("X-Flag"))]
+        pub flag: Option<bool>,
+        #[param(optional, cookie("session"), as_sent)]
+        pub session: Option<String>,
+        #[param(optional, path("label"), styled(Style::Simple))]
+        pub label: Option<String>,
+    }
+}
+
+fn request_parts(uri: &str, headers: &[(&str, &str)]) -> http::request::Parts {
+    let mut request = http::Request::builder().uri(uri);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    request.body(()).unwrap().into_parts().0
+}
+
+/// A declared parameter struct reads each field by the form its words name; a request missing
+/// a required one and holding a bad one is refused with both problems at once.
+#[test]
+fn declared_parameters_read_every_form_and_report_every_failure() {
+    use runtime::params::{PathParams, RawParams};
+    let parts = request_parts(
+        "/x?limit=5&tag=a&tag=b&ids=1|2&filter[r]=1&filter[g]=2",
+        &[("x-color", "r,3,g,4"), ("cookie", "session=s%20t")],
+    );
+    let path: PathParams = [("id".to_string(), "7".to_string())].into_iter().collect();
+    let read = EveryForm::read(&RawParams::from_parts(&parts, path)).unwrap();
+    assert_eq!(
+        read,
+        EveryForm {
+            id: 7,
+            limit: 5,
+            q: None,
+            tag: Some(vec!["a".into(), "b".into()]),
+            ids: vec![1, 2],
+            filter: Some(Color { r: 1, g: 2 }),
+            color: Color { r: 3, g: 4 },
+            flag: None,
+            session: Some("s%20t".into()),
+            label: None,
+        }
+    );
+
+    // No `id`, no `X-Color`, a bad `limit`: the default is not taken for a value sent wrong,
+    // and every failure is listed.
+    let parts = request_parts("/x?limit=many&ids=1", &[]);
+    let problem = EveryForm::read(&RawParams::from_parts(&parts, PathParams::none())).unwrap_err();
+    assert_eq!(problem.status, http::StatusCode::BAD_REQUEST);
+    let at: Vec<&str> = problem
+        .violations
+        .iter()
+        .map(|v| v.pointer.as_str())
+        .collect();
+    assert_eq!(
+        at,
+        ["path/id", "query/limit", "header/X-Color"],
+        "{problem:?}"
+    );
 }

@@ -268,7 +268,7 @@ impl<'a> Values<'a> {
         // A variant that pins the property (`enum: [x]`, `const`) is named by it even where the
         // property is optional: given without it, the object could fit several variants
         // (discord's rule update: `{}` fits every one, and JSON Schema's `oneOf` refuses it),
-        // and the client writes the tag of the variant it holds (docs/echo.md).
+        // and the client writes the tag of the variant it holds (docs/reports/echo.md).
         if let Some(allowed) = self.allowed(merged, property) {
             if !object.contains_key(property)
                 && let Some(first) = allowed.into_iter().next()
@@ -286,7 +286,7 @@ impl<'a> Values<'a> {
     /// Gives a union variant without a discriminator each property it pins to one value
     /// (`const`, `enum: [x]`) that the value left out: the client tells such variants apart
     /// by that property (discord's rule update pins `trigger_type`, optional, in each of
-    /// four), and writes it for the variant it holds (docs/echo.md).
+    /// four), and writes it for the variant it holds (docs/reports/echo.md).
     fn pin(&self, value: &mut Value, s: &Map<String, Value>) {
         let (Value::Object(object), Some(Value::Object(properties))) = (value, s.get("properties"))
         else {

@@ -1,6 +1,6 @@
-//! The failures the harness names by what caused them (a class listed in docs/serving.md for
-//! every document: `integer_beyond_64_bits`, `null_as_text`, `uri_too_long`, …), each
-//! recognized from the case schemathesis sent or the server's answer.
+//! The failures the harness names by what caused them (a class listed in
+//! docs/reports/serving.md for every document: `integer_beyond_64_bits`, `null_as_text`,
+//! `uri_too_long`, …), each recognized from the case schemathesis sent or the server's answer.
 
 use super::*;
 
@@ -451,8 +451,8 @@ pub(super) fn undocumented_refusal(message: &str) -> bool {
             .any(|d| matches!(*d, "400" | "422" | "4XX" | "default"))
 }
 
-/// The name of a failing check of one case: a class of docs/serving.md where the case or the
-/// server's answer shows one applies, else the check's own name. `failure`: the failure's
+/// The name of a failing check of one case: a class of docs/reports/serving.md where the case or
+/// the server's answer shows one applies, else the check's own name. `failure`: the failure's
 /// title and message; `answer`: the server's response as schemathesis recorded it.
 pub(super) fn class_of(
     name: &str,

@@ -1,9 +1,9 @@
-//! The list of document defects: the table of docs/serving.md read, and the listed defects
+//! The list of document defects: the table of docs/reports/serving.md read, and the listed defects
 //! a run no longer shows (stale).
 
 use super::*;
 
-/// A failure the document itself causes, accepted with its reason (docs/serving.md).
+/// A failure the document itself causes, accepted with its reason (docs/reports/serving.md).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Defect {
     pub(super) document: String,

@@ -51,6 +51,9 @@ pub fn api_rs(api: &Api) -> TokenStream {
         items.iter_mut().chain(methods.iter_mut()),
         &[
             ("crate::types", "types::"),
+            ("crate::runtime::params", "params::"),
+            ("crate::runtime::params::ObjectQuery", "ObjectQuery::"),
+            ("crate::runtime::params::Style", "Style::"),
             ("crate::runtime::response", "response::"),
             ("crate::runtime::stream", "stream::"),
             ("std::future::Future", "Future"),
@@ -101,9 +104,11 @@ fn params_struct(api: &Api, op: &Operation) -> TokenStream {
         }
     } else {
         let name = params_ident(op);
+        let declared = super::handler::params_declared(api, op, &validated_types(api));
         let fields = op.params.iter().map(|p| {
             let rust = ident(&p.rust);
             let ty = param_type(api, p);
+            let words = declared.then(|| super::handler::param_words(api, p));
             let mut lines = p.doc.clone();
             let mut where_ = format!("{} parameter `{}`", location_text(p.location), p.wire);
             if let Some(d) = &p.default {
@@ -115,16 +120,21 @@ fn params_struct(api: &Api, op: &Operation) -> TokenStream {
             crate::emit::end_list(&mut lines);
             lines.push(format!("({where_})"));
             let docs = doc(&lines);
-            quote!(#docs pub #rust: #ty,)
+            quote!(#docs #words pub #rust: #ty,)
         });
         let docs = doc(&[format!(
             "Parameters of `{}` (`{} {}`), parsed and checked.",
             op.id, op.method, op.path
         )]);
-        quote! {
+        let item = quote! {
             #docs
             #[derive(Debug, Clone, PartialEq)]
             pub struct #name { #(#fields)* }
+        };
+        if declared {
+            quote!(params::declare! { #item })
+        } else {
+            item
         }
     }
 }

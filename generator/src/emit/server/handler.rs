@@ -156,12 +156,38 @@ fn params_part(api: &Api, op: &Operation, has_path: bool) -> TokenStream {
     } else {
         quote!(let raw = RawParams::from_parts(&parts, PathParams::none());)
     };
+    let validated = validated_types(api);
+    if params_declared(api, op, &validated) {
+        // The struct's declaration reads every field (`params::declare!`).
+        return if has_path {
+            quote! {
+                let params = {
+                    #raw
+                    #ty::read(&raw)?
+                };
+            }
+        } else {
+            quote!(let params = #ty::read(&RawParams::from_parts(&parts, PathParams::none()))?;)
+        };
+    }
     let fields = op.params.iter().map(|p| read_param(api, p));
-    // Every parameter is read (and every failure collected) before the first return.
-    let unwraps = op.params.iter().filter(|p| p.required).map(|p| {
-        let rust = ident(&p.local);
-        quote!(let Some(#rust) = #rust else { return Err(errors.into_problem()); };)
-    });
+    // Every parameter is read (and every failure collected) before the first return; the
+    // required ones are taken out of their `Option`s in one `let … else`.
+    let required: Vec<proc_macro2::Ident> = op
+        .params
+        .iter()
+        .filter(|p| p.required)
+        .map(|p| ident(&p.local))
+        .collect();
+    let unwraps = match required.as_slice() {
+        [] => quote!(),
+        [one] => quote!(let Some(#one) = #one else { return Err(errors.into_problem()); };),
+        several => quote! {
+            let (#(Some(#several)),*) = (#(#several),*) else {
+                return Err(errors.into_problem());
+            };
+        },
+    };
     let names = op.params.iter().map(|p| {
         let (field, local) = (ident(&p.rust), ident(&p.local));
         if p.rust == p.local {
@@ -170,7 +196,6 @@ fn params_part(api: &Api, op: &Operation, has_path: bool) -> TokenStream {
             quote!(#field: #local)
         }
     });
-    let validated = validated_types(api);
     let checks = op
         .params
         .iter()
@@ -186,11 +211,69 @@ fn params_part(api: &Api, op: &Operation, has_path: bool) -> TokenStream {
             #(#fields)*
             #out
             #(#checks)*
-            #(#unwraps)*
+            #unwraps
             errors.check()?;
             #ty { #(#names),* }
         };
     }
+}
+
+/// Whether the operation's parameter struct declares how each field is read
+/// (`params::declare!`, which prints `read`): when it has parameters and none has checks
+/// beyond its type (those are printed in the handler, between the reads and the first
+/// return, so that one 400 lists every problem).
+pub(super) fn params_declared(
+    api: &Api,
+    op: &Operation,
+    validated: &std::collections::BTreeSet<String>,
+) -> bool {
+    !op.params.is_empty()
+        && op
+            .params
+            .iter()
+            .all(|p| check_param(api, p, validated).is_none())
+}
+
+/// A field's `#[param(…)]` in `params::declare!`: how it ends (`required`, `optional`,
+/// `default(…)`), where it is (`query("limit")`), and its style when it is not one plain
+/// value; the words name the `RawParams` method [`read_param`] would call.
+pub(super) fn param_words(api: &Api, p: &crate::ir::Param) -> TokenStream {
+    let finish = match (p.required, default_expr(api, p)) {
+        (true, _) => quote!(required),
+        (false, Some(d)) => quote!(default(#d)),
+        (false, None) => quote!(optional),
+    };
+    let loc = match p.location {
+        Location::Path => quote!(path),
+        Location::Query => quote!(query),
+        Location::Header => quote!(header),
+        Location::Cookie => quote!(cookie),
+    };
+    let wire = &p.wire;
+    let (explode, delimiter) = (p.explode, p.delimiter);
+    let style = crate::emit::style_tokens(p.style);
+    let prefixed = matches!(p.style, Style::Label | Style::Matrix);
+    let form = match (&p.ty, &p.object) {
+        (_, Some(ObjectStyle::Styled)) => Some(quote!(styled_object(#style, #explode))),
+        (_, Some(ObjectStyle::Members(names))) => {
+            Some(quote!(object(ObjectQuery::Members(&[#(#names),*]))))
+        }
+        (_, Some(ObjectStyle::Rest(names))) => {
+            Some(quote!(object(ObjectQuery::Rest(&[#(#names),*]))))
+        }
+        (_, Some(ObjectStyle::Joined)) => Some(quote!(object(ObjectQuery::Joined))),
+        (_, Some(ObjectStyle::Deep)) => Some(quote!(object(ObjectQuery::Deep))),
+        (TypeRef::Vec(_), None) if prefixed => Some(quote!(styled_array(#style, #explode))),
+        (_, None) if prefixed => Some(quote!(styled(#style))),
+        (TypeRef::Vec(_), None) if delimiter != ',' => {
+            Some(quote!(delimited(#explode, #delimiter)))
+        }
+        (TypeRef::Vec(_), None) => Some(quote!(array(#explode))),
+        (_, None) if p.as_sent => Some(quote!(as_sent)),
+        (_, None) => None,
+    };
+    let form = form.map(|f| quote!(, #f));
+    quote!(#[param(#finish, #loc(#wire) #form)])
 }
 
 /// `let <local>: Option<T> = raw.…(…);`: one parameter read, its failures collected.

@@ -15,6 +15,7 @@
 //! The [`AdversarialApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
+use crate::runtime::params;
 use crate::runtime::response;
 use std::future::Future;
 use crate::runtime::context::RequestContext;
@@ -508,22 +509,30 @@ response::answers! {
     }
 }
 
-/// Parameters of `cliLocals` (`GET /cli/{client}`), parsed and checked.
 #[cfg(feature = "cli")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct CliLocalsParams {
-    /// (path parameter `client`)
-    pub client: String,
-    /// (query parameter `m`)
-    pub m: bool,
-    /// (query parameter `runtime`)
-    pub runtime: String,
-    /// (header parameter `result`)
-    pub result: String,
-    /// (query parameter `verbose`)
-    pub verbose: i64,
-    /// (query parameter `version`)
-    pub version: Option<String>,
+params::declare! {
+    /// Parameters of `cliLocals` (`GET /cli/{client}`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CliLocalsParams {
+        /// (path parameter `client`)
+        #[param(required, path("client"))]
+        pub client: String,
+        /// (query parameter `m`)
+        #[param(required, query("m"))]
+        pub m: bool,
+        /// (query parameter `runtime`)
+        #[param(required, query("runtime"))]
+        pub runtime: String,
+        /// (header parameter `result`)
+        #[param(required, header("result"))]
+        pub result: String,
+        /// (query parameter `verbose`)
+        #[param(required, query("verbose"))]
+        pub verbose: i64,
+        /// (query parameter `version`)
+        #[param(optional, query("version"))]
+        pub version: Option<String>,
+    }
 }
 
 #[cfg(feature = "cli")]
@@ -861,14 +870,18 @@ response::answers! {
     }
 }
 
-/// Parameters of `super` (`GET /ops/super/{super}`), parsed and checked.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct SuperParams {
-    /// (path parameter `super`)
-    pub super_: types::Type,
-    /// (query parameter `crate`)
-    pub crate_: Option<String>,
+params::declare! {
+    /// Parameters of `super` (`GET /ops/super/{super}`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct SuperParams {
+        /// (path parameter `super`)
+        #[param(required, path("super"))]
+        pub super_: types::Type,
+        /// (query parameter `crate`)
+        #[param(optional, query("crate"))]
+        pub crate_: Option<String>,
+    }
 }
 
 #[cfg(feature = "ops")]
@@ -885,18 +898,24 @@ response::answers! {
     }
 }
 
-/// Parameters of `Result` (`GET /ops/kinds`), parsed and checked.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct ResultParams {
-    /// (query parameter `Ok`)
-    pub ok: Option<String>,
-    /// (query parameter `Err`)
-    pub err: Option<String>,
-    /// (query parameter `Some`)
-    pub some: Option<String>,
-    /// (query parameter `None`)
-    pub none: Option<String>,
+params::declare! {
+    /// Parameters of `Result` (`GET /ops/kinds`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ResultParams {
+        /// (query parameter `Ok`)
+        #[param(optional, query("Ok"))]
+        pub ok: Option<String>,
+        /// (query parameter `Err`)
+        #[param(optional, query("Err"))]
+        pub err: Option<String>,
+        /// (query parameter `Some`)
+        #[param(optional, query("Some"))]
+        pub some: Option<String>,
+        /// (query parameter `None`)
+        #[param(optional, query("None"))]
+        pub none: Option<String>,
+    }
 }
 
 #[cfg(feature = "ops")]
@@ -977,14 +996,18 @@ response::answers! {
     }
 }
 
-/// Parameters of `placeholders` (`POST /ops/placeholders`), parsed and checked.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct PlaceholdersParams {
-    /// (query parameter `foo`)
-    pub foo: Option<String>,
-    /// (header parameter `baz`)
-    pub baz: String,
+params::declare! {
+    /// Parameters of `placeholders` (`POST /ops/placeholders`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct PlaceholdersParams {
+        /// (query parameter `foo`)
+        #[param(optional, query("foo"))]
+        pub foo: Option<String>,
+        /// (header parameter `baz`)
+        #[param(required, header("baz"))]
+        pub baz: String,
+    }
 }
 
 #[cfg(feature = "ops")]
@@ -1027,12 +1050,15 @@ response::answers! {
     }
 }
 
-/// Parameters of `clone` (`GET /ops/clone`), parsed and checked.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct CloneParams {
-    /// (query parameter `old`, deprecated)
-    pub old: Option<String>,
+params::declare! {
+    /// Parameters of `clone` (`GET /ops/clone`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CloneParams {
+        /// (query parameter `old`, deprecated)
+        #[param(optional, query("old"))]
+        pub old: Option<String>,
+    }
 }
 
 #[cfg(feature = "ops")]

@@ -446,19 +446,13 @@ fn handle_path<A: AdversarialApi>(
                     let at = "query/out";
                     validate::check_max_length(value, 8, at, out);
                 }
-                let Some(path_2) = path_2 else {
-                    return Err(errors.into_problem());
-                };
-                let Some(raw_2) = raw_2 else {
-                    return Err(errors.into_problem());
-                };
-                let Some(query_2) = query_2 else {
-                    return Err(errors.into_problem());
-                };
-                let Some(body_2) = body_2 else {
-                    return Err(errors.into_problem());
-                };
-                let Some(cookie_2) = cookie_2 else {
+                let (
+                    Some(path_2),
+                    Some(raw_2),
+                    Some(query_2),
+                    Some(body_2),
+                    Some(cookie_2),
+                ) = (path_2, raw_2, query_2, body_2, cookie_2) else {
                     return Err(errors.into_problem());
                 };
                 errors.check()?;
@@ -496,44 +490,9 @@ fn handle_cli_locals<A: AdversarialApi>(
                 &[&["build"], &["timeout"]],
             )?;
             let params = {
-                let mut errors = Violations::new();
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let client: Option<String> = raw
-                    .required(Location::Path, "client", &mut errors);
-                let m: Option<bool> = raw.required(Location::Query, "m", &mut errors);
-                let runtime: Option<String> = raw
-                    .required(Location::Query, "runtime", &mut errors);
-                let result: Option<String> = raw
-                    .required(Location::Header, "result", &mut errors);
-                let verbose: Option<i64> = raw
-                    .required(Location::Query, "verbose", &mut errors);
-                let version: Option<String> = raw
-                    .optional(Location::Query, "version", &mut errors);
-                let Some(client) = client else {
-                    return Err(errors.into_problem());
-                };
-                let Some(m) = m else {
-                    return Err(errors.into_problem());
-                };
-                let Some(runtime) = runtime else {
-                    return Err(errors.into_problem());
-                };
-                let Some(result) = result else {
-                    return Err(errors.into_problem());
-                };
-                let Some(verbose) = verbose else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                CliLocalsParams {
-                    client,
-                    m,
-                    runtime,
-                    result,
-                    verbose,
-                    version,
-                }
+                CliLocalsParams::read(&raw)?
             };
             let ctx = RequestContext::new("cliLocals", scheme, parts);
             let outcome = A::cli_locals(&api, &ctx, params).await;
@@ -588,13 +547,8 @@ fn handle_raw<A: AdversarialApi>(
                     let at = "query/at";
                     validate::check_maximum(*value, 100, false, at, out);
                 }
-                let Some(http_2) = http_2 else {
-                    return Err(errors.into_problem());
-                };
-                let Some(base_2) = base_2 else {
-                    return Err(errors.into_problem());
-                };
-                let Some(ctx_2) = ctx_2 else {
+                let (Some(http_2), Some(base_2), Some(ctx_2)) = (http_2, base_2, ctx_2)
+                else {
                     return Err(errors.into_problem());
                 };
                 errors.check()?;
@@ -988,18 +942,9 @@ fn handle_super_<A: AdversarialApi>(
                 &[&["build"], &["timeout"]],
             )?;
             let params = {
-                let mut errors = Violations::new();
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let super_: Option<types::Type> = raw
-                    .required(Location::Path, "super", &mut errors);
-                let crate_: Option<String> = raw
-                    .optional(Location::Query, "crate", &mut errors);
-                let Some(super_) = super_ else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                SuperParams { super_, crate_ }
+                SuperParams::read(&raw)?
             };
             let ctx = RequestContext::new("super", scheme, parts);
             let outcome = A::super_(&api, &ctx, params).await;
@@ -1023,25 +968,9 @@ fn handle_result<A: AdversarialApi>(
                 parts.extensions.get(),
                 &[&["build"], &["timeout"]],
             )?;
-            let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let ok: Option<String> = raw
-                    .optional(Location::Query, "Ok", &mut errors);
-                let err: Option<String> = raw
-                    .optional(Location::Query, "Err", &mut errors);
-                let some: Option<String> = raw
-                    .optional(Location::Query, "Some", &mut errors);
-                let none: Option<String> = raw
-                    .optional(Location::Query, "None", &mut errors);
-                errors.check()?;
-                ResultParams {
-                    ok,
-                    err,
-                    some,
-                    none,
-                }
-            };
+            let params = ResultParams::read(
+                &RawParams::from_parts(&parts, PathParams::none()),
+            )?;
             let ctx = RequestContext::new("Result", scheme, parts);
             let outcome = A::result(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
@@ -1111,22 +1040,9 @@ fn handle_placeholders<A: AdversarialApi>(
                 parts.extensions.get(),
                 &[&["build"], &["timeout"]],
             )?;
-            let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let foo_2: Option<String> = raw
-                    .optional(Location::Query, "foo", &mut errors);
-                let baz_2: Option<String> = raw
-                    .required(Location::Header, "baz", &mut errors);
-                let Some(baz_2) = baz_2 else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                PlaceholdersParams {
-                    foo: foo_2,
-                    baz: baz_2,
-                }
-            };
+            let params = PlaceholdersParams::read(
+                &RawParams::from_parts(&parts, PathParams::none()),
+            )?;
             let body = body::read_json::<
                 types::Placeholder,
             >(&parts, body, body_limit, true)
@@ -1202,14 +1118,9 @@ fn handle_clone<A: AdversarialApi>(
                 parts.extensions.get(),
                 &[&["build"], &["timeout"]],
             )?;
-            let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let old: Option<String> = raw
-                    .optional(Location::Query, "old", &mut errors);
-                errors.check()?;
-                CloneParams { old }
-            };
+            let params = CloneParams::read(
+                &RawParams::from_parts(&parts, PathParams::none()),
+            )?;
             let ctx = RequestContext::new("clone", scheme, parts);
             let outcome = A::clone(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))

@@ -27,6 +27,7 @@
 //! The [`AnswersApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
+use crate::runtime::params;
 use crate::runtime::response;
 use std::future::Future;
 use crate::runtime::context::RequestContext;
@@ -353,12 +354,15 @@ response::answers! {
     }
 }
 
-/// Parameters of `deleteOwner` (`DELETE /owners/{id}`), parsed and checked.
 #[cfg(feature = "owners")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct DeleteOwnerParams {
-    /// (path parameter `id`)
-    pub id: i64,
+params::declare! {
+    /// Parameters of `deleteOwner` (`DELETE /owners/{id}`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct DeleteOwnerParams {
+        /// (path parameter `id`)
+        #[param(required, path("id"))]
+        pub id: i64,
+    }
 }
 
 #[cfg(feature = "owners")]
@@ -492,12 +496,15 @@ response::answers! {
     }
 }
 
-/// Parameters of `getSpeech` (`GET /speech`), parsed and checked.
 #[cfg(feature = "speech")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct GetSpeechParams {
-    /// (query parameter `text`)
-    pub text: String,
+params::declare! {
+    /// Parameters of `getSpeech` (`GET /speech`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct GetSpeechParams {
+        /// (query parameter `text`)
+        #[param(required, query("text"))]
+        pub text: String,
+    }
 }
 
 #[cfg(feature = "speech")]
@@ -540,14 +547,18 @@ response::answers! {
     }
 }
 
-/// Parameters of `getDocument` (`GET /documents/{id}`), parsed and checked.
 #[cfg(feature = "documents")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct GetDocumentParams {
-    /// (path parameter `id`)
-    pub id: String,
-    /// (query parameter `version`)
-    pub version: Option<i64>,
+params::declare! {
+    /// Parameters of `getDocument` (`GET /documents/{id}`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct GetDocumentParams {
+        /// (path parameter `id`)
+        #[param(required, path("id"))]
+        pub id: String,
+        /// (query parameter `version`)
+        #[param(optional, query("version"))]
+        pub version: Option<i64>,
+    }
 }
 
 #[cfg(feature = "documents")]
@@ -565,12 +576,15 @@ response::answers! {
     }
 }
 
-/// Parameters of `checkToken` (`POST /tokens/check`), parsed and checked.
 #[cfg(feature = "tokens")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct CheckTokenParams {
-    /// (header parameter `Authorization`)
-    pub authorization: String,
+params::declare! {
+    /// Parameters of `checkToken` (`POST /tokens/check`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CheckTokenParams {
+        /// (header parameter `Authorization`)
+        #[param(required, header("Authorization"))]
+        pub authorization: String,
+    }
 }
 
 #[cfg(feature = "tokens")]
@@ -588,12 +602,15 @@ response::answers! {
     }
 }
 
-/// Parameters of `putBlob` (`PUT /blobs/{name}`), parsed and checked.
 #[cfg(feature = "blobs")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct PutBlobParams {
-    /// (path parameter `name`)
-    pub name: String,
+params::declare! {
+    /// Parameters of `putBlob` (`PUT /blobs/{name}`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct PutBlobParams {
+        /// (path parameter `name`)
+        #[param(required, path("name"))]
+        pub name: String,
+    }
 }
 
 #[cfg(feature = "blobs")]
@@ -611,12 +628,15 @@ response::answers! {
     }
 }
 
-/// Parameters of `putImage` (`PUT /images/{name}`), parsed and checked.
 #[cfg(feature = "images")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct PutImageParams {
-    /// (path parameter `name`)
-    pub name: String,
+params::declare! {
+    /// Parameters of `putImage` (`PUT /images/{name}`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct PutImageParams {
+        /// (path parameter `name`)
+        #[param(required, path("name"))]
+        pub name: String,
+    }
 }
 
 #[cfg(feature = "images")]

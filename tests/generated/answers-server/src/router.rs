@@ -46,7 +46,6 @@ use crate::runtime::cors::DocumentCors;
 use crate::runtime::layer;
 use crate::runtime::layer::ServerConfig;
 use crate::runtime::params;
-use crate::runtime::params::Location;
 use crate::runtime::params::RawParams;
 use crate::runtime::params::PathParams;
 use crate::runtime::problem::Problem;
@@ -311,15 +310,9 @@ fn handle_delete_owner<A: AnswersApi>(
         |api, mut parts, _body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
             let params = {
-                let mut errors = Violations::new();
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let id: Option<i64> = raw.required(Location::Path, "id", &mut errors);
-                let Some(id) = id else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                DeleteOwnerParams { id }
+                DeleteOwnerParams::read(&raw)?
             };
             let ctx = RequestContext::new("deleteOwner", scheme, parts);
             let outcome = A::delete_owner(&api, &ctx, params).await;
@@ -460,17 +453,9 @@ fn handle_get_speech<A: AnswersApi>(
         request,
         |api, parts, _body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-            let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let text: Option<String> = raw
-                    .required(Location::Query, "text", &mut errors);
-                let Some(text) = text else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                GetSpeechParams { text }
-            };
+            let params = GetSpeechParams::read(
+                &RawParams::from_parts(&parts, PathParams::none()),
+            )?;
             let ctx = RequestContext::new("getSpeech", scheme, parts);
             let outcome = A::get_speech(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
@@ -512,17 +497,9 @@ fn handle_get_document<A: AnswersApi>(
         |api, mut parts, _body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
             let params = {
-                let mut errors = Violations::new();
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let id: Option<String> = raw.required(Location::Path, "id", &mut errors);
-                let version: Option<i64> = raw
-                    .optional(Location::Query, "version", &mut errors);
-                let Some(id) = id else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                GetDocumentParams { id, version }
+                GetDocumentParams::read(&raw)?
             };
             let ctx = RequestContext::new("getDocument", scheme, parts);
             let outcome = A::get_document(&api, &ctx, params).await;
@@ -543,17 +520,9 @@ fn handle_check_token<A: AnswersApi>(
         request,
         |api, body_limit, parts, body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let authorization: Option<String> = raw
-                    .required(Location::Header, "Authorization", &mut errors);
-                let Some(authorization) = authorization else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                CheckTokenParams { authorization }
-            };
+            let params = CheckTokenParams::read(
+                &RawParams::from_parts(&parts, PathParams::none()),
+            )?;
             let body = body::read_json::<
                 types::CheckTokenBody,
             >(&parts, body, body_limit, true)
@@ -581,16 +550,9 @@ fn handle_put_blob<A: AnswersApi>(
         |api, body_limit, mut parts, body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
             let params = {
-                let mut errors = Violations::new();
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let name: Option<String> = raw
-                    .required(Location::Path, "name", &mut errors);
-                let Some(name) = name else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                PutBlobParams { name }
+                PutBlobParams::read(&raw)?
             };
             let body = body::read_bytes(
                     &parts,
@@ -624,16 +586,9 @@ fn handle_put_image<A: AnswersApi>(
         |api, body_limit, mut parts, body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
             let params = {
-                let mut errors = Violations::new();
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let name: Option<String> = raw
-                    .required(Location::Path, "name", &mut errors);
-                let Some(name) = name else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                PutImageParams { name }
+                PutImageParams::read(&raw)?
             };
             let body = body::read_bytes_among(
                     &parts,

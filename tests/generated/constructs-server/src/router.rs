@@ -290,10 +290,7 @@ fn handle_get_trees_id<A: ConstructsApi>(
                     validate::check_minimum(*value, 0, false, at, out);
                     validate::check_maximum(*value, 10, false, at, out);
                 }
-                let Some(id) = id else {
-                    return Err(errors.into_problem());
-                };
-                let Some(x_trace) = x_trace else {
+                let (Some(id), Some(x_trace)) = (id, x_trace) else {
                     return Err(errors.into_problem());
                 };
                 errors.check()?;

@@ -7,6 +7,7 @@
 //! The [`FormatsApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
+use crate::runtime::params;
 use crate::runtime::response;
 use std::future::Future;
 use crate::runtime::context::RequestContext;
@@ -186,12 +187,15 @@ response::answers! {
     }
 }
 
-/// Parameters of `putEvent` (`PUT /events/{id}`), parsed and checked.
 #[cfg(feature = "events")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct PutEventParams {
-    /// (path parameter `id`)
-    pub id: uuid::Uuid,
+params::declare! {
+    /// Parameters of `putEvent` (`PUT /events/{id}`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct PutEventParams {
+        /// (path parameter `id`)
+        #[param(required, path("id"))]
+        pub id: uuid::Uuid,
+    }
 }
 
 #[cfg(feature = "events")]

@@ -279,16 +279,9 @@ fn handle_put_event<A: FormatsApi>(
         |api, body_limit, mut parts, body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
             let params = {
-                let mut errors = Violations::new();
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let id: Option<uuid::Uuid> = raw
-                    .required(Location::Path, "id", &mut errors);
-                let Some(id) = id else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                PutEventParams { id }
+                PutEventParams::read(&raw)?
             };
             let body = body::read_json::<types::Event>(&parts, body, body_limit, true)
                 .await?;

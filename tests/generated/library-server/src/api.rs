@@ -7,6 +7,7 @@
 //! The [`LendingLibraryApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
+use crate::runtime::params;
 use crate::runtime::response;
 use std::future::Future;
 use crate::runtime::context::RequestContext;
@@ -121,12 +122,15 @@ response::answers! {
     }
 }
 
-/// Parameters of `get_books_isbn` (`GET /books/{isbn}`), parsed and checked.
 #[cfg(feature = "books")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct GetBooksIsbnParams {
-    /// (path parameter `isbn`)
-    pub isbn: String,
+params::declare! {
+    /// Parameters of `get_books_isbn` (`GET /books/{isbn}`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct GetBooksIsbnParams {
+        /// (path parameter `isbn`)
+        #[param(required, path("isbn"))]
+        pub isbn: String,
+    }
 }
 
 #[cfg(feature = "books")]
@@ -147,12 +151,15 @@ response::answers! {
     }
 }
 
-/// Parameters of `withdrawBook` (`DELETE /books/{isbn}`), parsed and checked.
 #[cfg(feature = "books")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct WithdrawBookParams {
-    /// (path parameter `isbn`)
-    pub isbn: String,
+params::declare! {
+    /// Parameters of `withdrawBook` (`DELETE /books/{isbn}`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct WithdrawBookParams {
+        /// (path parameter `isbn`)
+        #[param(required, path("isbn"))]
+        pub isbn: String,
+    }
 }
 
 #[cfg(feature = "books")]

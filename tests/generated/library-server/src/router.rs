@@ -218,16 +218,9 @@ fn handle_get_books_isbn<A: LendingLibraryApi>(
                 &[&["libraryKey"]],
             )?;
             let params = {
-                let mut errors = Violations::new();
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let isbn: Option<String> = raw
-                    .required(Location::Path, "isbn", &mut errors);
-                let Some(isbn) = isbn else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                GetBooksIsbnParams { isbn }
+                GetBooksIsbnParams::read(&raw)?
             };
             let ctx = RequestContext::new("get_books_isbn", scheme, parts);
             let outcome = A::get_books_isbn(&api, &ctx, params).await;
@@ -252,16 +245,9 @@ fn handle_withdraw_book<A: LendingLibraryApi>(
                 &[&["libraryKey"]],
             )?;
             let params = {
-                let mut errors = Violations::new();
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let isbn: Option<String> = raw
-                    .required(Location::Path, "isbn", &mut errors);
-                let Some(isbn) = isbn else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                WithdrawBookParams { isbn }
+                WithdrawBookParams::read(&raw)?
             };
             let ctx = RequestContext::new("withdrawBook", scheme, parts);
             let outcome = A::withdraw_book(&api, &ctx, params).await;

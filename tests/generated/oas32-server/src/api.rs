@@ -15,6 +15,7 @@
 //! The [`TickerApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
+use crate::runtime::params;
 use crate::runtime::response;
 use crate::runtime::stream;
 use std::future::Future;
@@ -396,14 +397,18 @@ response::answers! {
     }
 }
 
-/// Parameters of `whoAmI` (`GET /session`), parsed and checked.
 #[cfg(feature = "session")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct WhoAmIParams {
-    /// (cookie parameter `session`)
-    pub session: String,
-    /// (cookie parameter `theme`)
-    pub theme: Option<String>,
+params::declare! {
+    /// Parameters of `whoAmI` (`GET /session`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct WhoAmIParams {
+        /// (cookie parameter `session`)
+        #[param(required, cookie("session"), as_sent)]
+        pub session: String,
+        /// (cookie parameter `theme`)
+        #[param(optional, cookie("theme"))]
+        pub theme: Option<String>,
+    }
 }
 
 #[cfg(feature = "session")]

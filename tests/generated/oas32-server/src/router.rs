@@ -507,19 +507,9 @@ fn handle_who_am_i<A: TickerApi>(
         request,
         |api, parts, _body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let session: Option<String> = raw
-                    .required_cookie_as_sent("session", &mut errors);
-                let theme: Option<String> = raw
-                    .optional(Location::Cookie, "theme", &mut errors);
-                let Some(session) = session else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                WhoAmIParams { session, theme }
-            };
+            let params = WhoAmIParams::read(
+                &RawParams::from_parts(&parts, PathParams::none()),
+            )?;
             let ctx = RequestContext::new("whoAmI", scheme, parts);
             let outcome = A::who_am_i(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))

@@ -14,6 +14,7 @@
 //! The [`PagingApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
+use crate::runtime::params;
 use crate::runtime::response;
 use std::future::Future;
 use crate::runtime::context::RequestContext;
@@ -125,17 +126,22 @@ response::answers! {
     }
 }
 
-/// Parameters of `cursorItems` (`GET /cursor/items`), parsed and checked.
 #[cfg(feature = "cursor")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct CursorItemsParams {
-    /// (query parameter `pageToken`)
-    pub page_token: Option<String>,
-    /// (query parameter `pageSize`)
-    pub page_size: Option<i32>,
-    /// Sent with every page.
-    /// (query parameter `kind`)
-    pub kind: Option<String>,
+params::declare! {
+    /// Parameters of `cursorItems` (`GET /cursor/items`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CursorItemsParams {
+        /// (query parameter `pageToken`)
+        #[param(optional, query("pageToken"))]
+        pub page_token: Option<String>,
+        /// (query parameter `pageSize`)
+        #[param(optional, query("pageSize"))]
+        pub page_size: Option<i32>,
+        /// Sent with every page.
+        /// (query parameter `kind`)
+        #[param(optional, query("kind"))]
+        pub kind: Option<String>,
+    }
 }
 
 #[cfg(feature = "cursor")]
@@ -153,15 +159,19 @@ response::answers! {
     }
 }
 
-/// Parameters of `afterItems` (`GET /after/items`), parsed and checked.
 #[cfg(feature = "after")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct AfterItemsParams {
-    /// The id of the last item of the page before.
-    /// (query parameter `after`)
-    pub after: Option<String>,
-    /// (query parameter `limit`)
-    pub limit: Option<i32>,
+params::declare! {
+    /// Parameters of `afterItems` (`GET /after/items`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct AfterItemsParams {
+        /// The id of the last item of the page before.
+        /// (query parameter `after`)
+        #[param(optional, query("after"))]
+        pub after: Option<String>,
+        /// (query parameter `limit`)
+        #[param(optional, query("limit"))]
+        pub limit: Option<i32>,
+    }
 }
 
 #[cfg(feature = "after")]
@@ -179,16 +189,21 @@ response::answers! {
     }
 }
 
-/// Parameters of `linkItems` (`GET /link/{shelf}/items`), parsed and checked.
 #[cfg(feature = "link")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct LinkItemsParams {
-    /// (path parameter `shelf`)
-    pub shelf: String,
-    /// (query parameter `page`)
-    pub page: Option<i32>,
-    /// (query parameter `per_page`)
-    pub per_page: Option<i32>,
+params::declare! {
+    /// Parameters of `linkItems` (`GET /link/{shelf}/items`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct LinkItemsParams {
+        /// (path parameter `shelf`)
+        #[param(required, path("shelf"))]
+        pub shelf: String,
+        /// (query parameter `page`)
+        #[param(optional, query("page"))]
+        pub page: Option<i32>,
+        /// (query parameter `per_page`)
+        #[param(optional, query("per_page"))]
+        pub per_page: Option<i32>,
+    }
 }
 
 /// Headers of the `200` answer of `linkItems`.

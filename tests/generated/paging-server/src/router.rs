@@ -169,22 +169,9 @@ fn handle_cursor_items<A: PagingApi>(
         request,
         |api, parts, _body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let page_token: Option<String> = raw
-                    .optional(Location::Query, "pageToken", &mut errors);
-                let page_size: Option<i32> = raw
-                    .optional(Location::Query, "pageSize", &mut errors);
-                let kind: Option<String> = raw
-                    .optional(Location::Query, "kind", &mut errors);
-                errors.check()?;
-                CursorItemsParams {
-                    page_token,
-                    page_size,
-                    kind,
-                }
-            };
+            let params = CursorItemsParams::read(
+                &RawParams::from_parts(&parts, PathParams::none()),
+            )?;
             let ctx = RequestContext::new("cursorItems", scheme, parts);
             let outcome = A::cursor_items(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
@@ -204,16 +191,9 @@ fn handle_after_items<A: PagingApi>(
         request,
         |api, parts, _body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let after: Option<String> = raw
-                    .optional(Location::Query, "after", &mut errors);
-                let limit: Option<i32> = raw
-                    .optional(Location::Query, "limit", &mut errors);
-                errors.check()?;
-                AfterItemsParams { after, limit }
-            };
+            let params = AfterItemsParams::read(
+                &RawParams::from_parts(&parts, PathParams::none()),
+            )?;
             let ctx = RequestContext::new("afterItems", scheme, parts);
             let outcome = A::after_items(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
@@ -234,24 +214,9 @@ fn handle_link_items<A: PagingApi>(
         |api, mut parts, _body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
             let params = {
-                let mut errors = Violations::new();
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let shelf: Option<String> = raw
-                    .required(Location::Path, "shelf", &mut errors);
-                let page: Option<i32> = raw
-                    .optional(Location::Query, "page", &mut errors);
-                let per_page: Option<i32> = raw
-                    .optional(Location::Query, "per_page", &mut errors);
-                let Some(shelf) = shelf else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                LinkItemsParams {
-                    shelf,
-                    page,
-                    per_page,
-                }
+                LinkItemsParams::read(&raw)?
             };
             let ctx = RequestContext::new("linkItems", scheme, parts);
             let outcome = A::link_items(&api, &ctx, params).await;

@@ -19,6 +19,7 @@
 //! The [`RoutingApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
+use crate::runtime::params;
 use crate::runtime::response;
 use std::future::Future;
 use crate::runtime::context::RequestContext;
@@ -325,14 +326,18 @@ response::answers! {
     }
 }
 
-/// Parameters of `getCall` (`GET /Accounts/{AccountSid}/Calls/{Sid}.json`), parsed and checked.
 #[cfg(feature = "accounts")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct GetCallParams {
-    /// (path parameter `AccountSid`)
-    pub account_sid: String,
-    /// (path parameter `Sid`)
-    pub sid: String,
+params::declare! {
+    /// Parameters of `getCall` (`GET /Accounts/{AccountSid}/Calls/{Sid}.json`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct GetCallParams {
+        /// (path parameter `AccountSid`)
+        #[param(required, path("AccountSid"))]
+        pub account_sid: String,
+        /// (path parameter `Sid`)
+        #[param(required, path("Sid"))]
+        pub sid: String,
+    }
 }
 
 #[cfg(feature = "accounts")]
@@ -350,14 +355,18 @@ response::answers! {
     }
 }
 
-/// Parameters of `getFileAs` (`GET /files/{name}.{format}`), parsed and checked.
 #[cfg(feature = "files")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct GetFileAsParams {
-    /// (path parameter `name`)
-    pub name: String,
-    /// (path parameter `format`)
-    pub format: types::GetFileAsFormat,
+params::declare! {
+    /// Parameters of `getFileAs` (`GET /files/{name}.{format}`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct GetFileAsParams {
+        /// (path parameter `name`)
+        #[param(required, path("name"))]
+        pub name: String,
+        /// (path parameter `format`)
+        #[param(required, path("format"))]
+        pub format: types::GetFileAsFormat,
+    }
 }
 
 #[cfg(feature = "files")]
@@ -378,12 +387,15 @@ response::answers! {
     }
 }
 
-/// Parameters of `getFile` (`GET /files/{id}`), parsed and checked.
 #[cfg(feature = "files")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct GetFileParams {
-    /// (path parameter `id`)
-    pub id: i64,
+params::declare! {
+    /// Parameters of `getFile` (`GET /files/{id}`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct GetFileParams {
+        /// (path parameter `id`)
+        #[param(required, path("id"))]
+        pub id: i64,
+    }
 }
 
 #[cfg(feature = "files")]
@@ -404,12 +416,15 @@ response::answers! {
     }
 }
 
-/// Parameters of `putFile` (`PUT /files/{id}`), parsed and checked.
 #[cfg(feature = "files")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct PutFileParams {
-    /// (path parameter `id`)
-    pub id: i64,
+params::declare! {
+    /// Parameters of `putFile` (`PUT /files/{id}`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct PutFileParams {
+        /// (path parameter `id`)
+        #[param(required, path("id"))]
+        pub id: i64,
+    }
 }
 
 #[cfg(feature = "files")]
@@ -427,12 +442,15 @@ response::answers! {
     }
 }
 
-/// Parameters of `listTemplates` (`GET /templates/{project_id}`), parsed and checked.
 #[cfg(feature = "templates")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct ListTemplatesParams {
-    /// (path parameter `project_id`)
-    pub project_id: i64,
+params::declare! {
+    /// Parameters of `listTemplates` (`GET /templates/{project_id}`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ListTemplatesParams {
+        /// (path parameter `project_id`)
+        #[param(required, path("project_id"))]
+        pub project_id: i64,
+    }
 }
 
 #[cfg(feature = "templates")]
@@ -450,12 +468,15 @@ response::answers! {
     }
 }
 
-/// Parameters of `deleteTemplate` (`DELETE /templates/{template_name}`), parsed and checked.
 #[cfg(feature = "templates")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct DeleteTemplateParams {
-    /// (path parameter `template_name`)
-    pub template_name: String,
+params::declare! {
+    /// Parameters of `deleteTemplate` (`DELETE /templates/{template_name}`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct DeleteTemplateParams {
+        /// (path parameter `template_name`)
+        #[param(required, path("template_name"))]
+        pub template_name: String,
+    }
 }
 
 #[cfg(feature = "templates")]
@@ -473,15 +494,19 @@ response::answers! {
     }
 }
 
-/// Parameters of `getTemplateVersion` (`GET /templates/{template_name}/versions/{version}`), parsed
-/// and checked.
 #[cfg(feature = "templates")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct GetTemplateVersionParams {
-    /// (path parameter `template_name`)
-    pub template_name: String,
-    /// (path parameter `version`)
-    pub version: i64,
+params::declare! {
+    /// Parameters of `getTemplateVersion` (`GET /templates/{template_name}/versions/{version}`),
+    /// parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct GetTemplateVersionParams {
+        /// (path parameter `template_name`)
+        #[param(required, path("template_name"))]
+        pub template_name: String,
+        /// (path parameter `version`)
+        #[param(required, path("version"))]
+        pub version: i64,
+    }
 }
 
 #[cfg(feature = "templates")]
@@ -499,13 +524,16 @@ response::answers! {
     }
 }
 
-/// Parameters of `listTemplateVersions` (`GET /templates/{project_id}/versions`), parsed and
-/// checked.
 #[cfg(feature = "templates")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct ListTemplateVersionsParams {
-    /// (path parameter `project_id`)
-    pub project_id: i64,
+params::declare! {
+    /// Parameters of `listTemplateVersions` (`GET /templates/{project_id}/versions`), parsed and
+    /// checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ListTemplateVersionsParams {
+        /// (path parameter `project_id`)
+        #[param(required, path("project_id"))]
+        pub project_id: i64,
+    }
 }
 
 #[cfg(feature = "templates")]
@@ -523,12 +551,15 @@ response::answers! {
     }
 }
 
-/// Parameters of `cancelJob` (`POST /jobs/{name}:cancel`), parsed and checked.
 #[cfg(feature = "jobs")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct CancelJobParams {
-    /// (path parameter `name`)
-    pub name: String,
+params::declare! {
+    /// Parameters of `cancelJob` (`POST /jobs/{name}:cancel`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CancelJobParams {
+        /// (path parameter `name`)
+        #[param(required, path("name"))]
+        pub name: String,
+    }
 }
 
 #[cfg(feature = "jobs")]
@@ -586,14 +617,19 @@ response::answers! {
     }
 }
 
-/// Parameters of `betaGetResponse` (`GET /responses/{response_id}?beta=true`), parsed and checked.
 #[cfg(feature = "responses")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct BetaGetResponseParams {
-    /// (path parameter `response_id`)
-    pub response_id: String,
-    /// (query parameter `include`)
-    pub include: Option<String>,
+params::declare! {
+    /// Parameters of `betaGetResponse` (`GET /responses/{response_id}?beta=true`), parsed and
+    /// checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct BetaGetResponseParams {
+        /// (path parameter `response_id`)
+        #[param(required, path("response_id"))]
+        pub response_id: String,
+        /// (query parameter `include`)
+        #[param(optional, query("include"))]
+        pub include: Option<String>,
+    }
 }
 
 #[cfg(feature = "responses")]
@@ -611,13 +647,16 @@ response::answers! {
     }
 }
 
-/// Parameters of `betaDeleteResponse` (`DELETE /responses/{response_id}?beta=true`), parsed and
-/// checked.
 #[cfg(feature = "responses")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct BetaDeleteResponseParams {
-    /// (path parameter `response_id`)
-    pub response_id: String,
+params::declare! {
+    /// Parameters of `betaDeleteResponse` (`DELETE /responses/{response_id}?beta=true`), parsed and
+    /// checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct BetaDeleteResponseParams {
+        /// (path parameter `response_id`)
+        #[param(required, path("response_id"))]
+        pub response_id: String,
+    }
 }
 
 #[cfg(feature = "responses")]
@@ -635,14 +674,18 @@ response::answers! {
     }
 }
 
-/// Parameters of `getResponse` (`GET /responses/{response_id}`), parsed and checked.
 #[cfg(feature = "responses")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct GetResponseParams {
-    /// (path parameter `response_id`)
-    pub response_id: String,
-    /// (query parameter `include`)
-    pub include: Option<String>,
+params::declare! {
+    /// Parameters of `getResponse` (`GET /responses/{response_id}`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct GetResponseParams {
+        /// (path parameter `response_id`)
+        #[param(required, path("response_id"))]
+        pub response_id: String,
+        /// (query parameter `include`)
+        #[param(optional, query("include"))]
+        pub include: Option<String>,
+    }
 }
 
 #[cfg(feature = "responses")]
@@ -660,14 +703,18 @@ response::answers! {
     }
 }
 
-/// Parameters of `getPair` (`GET /pairs/{a}/{b}/{a}`), parsed and checked.
 #[cfg(feature = "pairs")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct GetPairParams {
-    /// (path parameter `a`)
-    pub a: String,
-    /// (path parameter `b`)
-    pub b: i64,
+params::declare! {
+    /// Parameters of `getPair` (`GET /pairs/{a}/{b}/{a}`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct GetPairParams {
+        /// (path parameter `a`)
+        #[param(required, path("a"))]
+        pub a: String,
+        /// (path parameter `b`)
+        #[param(required, path("b"))]
+        pub b: i64,
+    }
 }
 
 #[cfg(feature = "pairs")]
@@ -688,13 +735,16 @@ response::answers! {
     }
 }
 
-/// Parameters of `getDatedAccount` (`GET /2010-04-01/Accounts/{AccountSid}.json`), parsed and
-/// checked.
 #[cfg(feature = "2010-04-01")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct GetDatedAccountParams {
-    /// (path parameter `AccountSid`)
-    pub account_sid: String,
+params::declare! {
+    /// Parameters of `getDatedAccount` (`GET /2010-04-01/Accounts/{AccountSid}.json`), parsed and
+    /// checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct GetDatedAccountParams {
+        /// (path parameter `AccountSid`)
+        #[param(required, path("AccountSid"))]
+        pub account_sid: String,
+    }
 }
 
 #[cfg(feature = "2010-04-01")]

@@ -688,21 +688,9 @@ fn handle_get_call<A: RoutingApi>(
                 &[&["bearerAuth"]],
             )?;
             let params = {
-                let mut errors = Violations::new();
                 let path = route::path_params(&mut parts, &PATH_GET_CALL).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let account_sid: Option<String> = raw
-                    .required(Location::Path, "AccountSid", &mut errors);
-                let sid: Option<String> = raw
-                    .required(Location::Path, "Sid", &mut errors);
-                let Some(account_sid) = account_sid else {
-                    return Err(errors.into_problem());
-                };
-                let Some(sid) = sid else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                GetCallParams { account_sid, sid }
+                GetCallParams::read(&raw)?
             };
             let ctx = RequestContext::new("getCall", scheme, parts);
             let outcome = A::get_call(&api, &ctx, params).await;
@@ -727,21 +715,9 @@ fn handle_get_file_as<A: RoutingApi>(
                 &[&["bearerAuth"]],
             )?;
             let params = {
-                let mut errors = Violations::new();
                 let path = route::path_params(&mut parts, &PATH_GET_FILE_AS).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let name: Option<String> = raw
-                    .required(Location::Path, "name", &mut errors);
-                let format: Option<types::GetFileAsFormat> = raw
-                    .required(Location::Path, "format", &mut errors);
-                let Some(name) = name else {
-                    return Err(errors.into_problem());
-                };
-                let Some(format) = format else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                GetFileAsParams { name, format }
+                GetFileAsParams::read(&raw)?
             };
             let ctx = RequestContext::new("getFileAs", scheme, parts);
             let outcome = A::get_file_as(&api, &ctx, params).await;
@@ -766,15 +742,9 @@ fn handle_get_file<A: RoutingApi>(
                 &[&["bearerAuth"]],
             )?;
             let params = {
-                let mut errors = Violations::new();
                 let path = route::path_params(&mut parts, &PATH_GET_FILE).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let id: Option<i64> = raw.required(Location::Path, "id", &mut errors);
-                let Some(id) = id else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                GetFileParams { id }
+                GetFileParams::read(&raw)?
             };
             let ctx = RequestContext::new("getFile", scheme, parts);
             let outcome = A::get_file(&api, &ctx, params).await;
@@ -799,15 +769,9 @@ fn handle_put_file<A: RoutingApi>(
                 &[&["bearerAuth"]],
             )?;
             let params = {
-                let mut errors = Violations::new();
                 let path = route::path_params(&mut parts, &PATH_PUT_FILE).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let id: Option<i64> = raw.required(Location::Path, "id", &mut errors);
-                let Some(id) = id else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                PutFileParams { id }
+                PutFileParams::read(&raw)?
             };
             let ctx = RequestContext::new("putFile", scheme, parts);
             let outcome = A::put_file(&api, &ctx, params).await;
@@ -832,16 +796,9 @@ fn handle_list_templates<A: RoutingApi>(
                 &[&["bearerAuth"]],
             )?;
             let params = {
-                let mut errors = Violations::new();
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let project_id: Option<i64> = raw
-                    .required(Location::Path, "project_id", &mut errors);
-                let Some(project_id) = project_id else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                ListTemplatesParams { project_id }
+                ListTemplatesParams::read(&raw)?
             };
             let ctx = RequestContext::new("listTemplates", scheme, parts);
             let outcome = A::list_templates(&api, &ctx, params).await;
@@ -866,18 +823,9 @@ fn handle_delete_template<A: RoutingApi>(
                 &[&["bearerAuth"]],
             )?;
             let params = {
-                let mut errors = Violations::new();
                 let path = route::path_params(&mut parts, &PATH_DELETE_TEMPLATE).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let template_name: Option<String> = raw
-                    .required(Location::Path, "template_name", &mut errors);
-                let Some(template_name) = template_name else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                DeleteTemplateParams {
-                    template_name,
-                }
+                DeleteTemplateParams::read(&raw)?
             };
             let ctx = RequestContext::new("deleteTemplate", scheme, parts);
             let outcome = A::delete_template(&api, &ctx, params).await;
@@ -902,24 +850,9 @@ fn handle_get_template_version<A: RoutingApi>(
                 &[&["bearerAuth"]],
             )?;
             let params = {
-                let mut errors = Violations::new();
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let template_name: Option<String> = raw
-                    .required(Location::Path, "template_name", &mut errors);
-                let version: Option<i64> = raw
-                    .required(Location::Path, "version", &mut errors);
-                let Some(template_name) = template_name else {
-                    return Err(errors.into_problem());
-                };
-                let Some(version) = version else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                GetTemplateVersionParams {
-                    template_name,
-                    version,
-                }
+                GetTemplateVersionParams::read(&raw)?
             };
             let ctx = RequestContext::new("getTemplateVersion", scheme, parts);
             let outcome = A::get_template_version(&api, &ctx, params).await;
@@ -944,18 +877,9 @@ fn handle_list_template_versions<A: RoutingApi>(
                 &[&["bearerAuth"]],
             )?;
             let params = {
-                let mut errors = Violations::new();
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let project_id: Option<i64> = raw
-                    .required(Location::Path, "project_id", &mut errors);
-                let Some(project_id) = project_id else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                ListTemplateVersionsParams {
-                    project_id,
-                }
+                ListTemplateVersionsParams::read(&raw)?
             };
             let ctx = RequestContext::new("listTemplateVersions", scheme, parts);
             let outcome = A::list_template_versions(&api, &ctx, params).await;
@@ -980,16 +904,9 @@ fn handle_cancel_job<A: RoutingApi>(
                 &[&["bearerAuth"]],
             )?;
             let params = {
-                let mut errors = Violations::new();
                 let path = route::path_params(&mut parts, &PATH_CANCEL_JOB).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let name: Option<String> = raw
-                    .required(Location::Path, "name", &mut errors);
-                let Some(name) = name else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                CancelJobParams { name }
+                CancelJobParams::read(&raw)?
             };
             let ctx = RequestContext::new("cancelJob", scheme, parts);
             let outcome = A::cancel_job(&api, &ctx, params).await;
@@ -1070,21 +987,9 @@ fn handle_beta_get_response<A: RoutingApi>(
                 &[&["bearerAuth"]],
             )?;
             let params = {
-                let mut errors = Violations::new();
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let response_id: Option<String> = raw
-                    .required(Location::Path, "response_id", &mut errors);
-                let include: Option<String> = raw
-                    .optional(Location::Query, "include", &mut errors);
-                let Some(response_id) = response_id else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                BetaGetResponseParams {
-                    response_id,
-                    include,
-                }
+                BetaGetResponseParams::read(&raw)?
             };
             let ctx = RequestContext::new("betaGetResponse", scheme, parts);
             let outcome = A::beta_get_response(&api, &ctx, params).await;
@@ -1109,18 +1014,9 @@ fn handle_beta_delete_response<A: RoutingApi>(
                 &[&["bearerAuth"]],
             )?;
             let params = {
-                let mut errors = Violations::new();
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let response_id: Option<String> = raw
-                    .required(Location::Path, "response_id", &mut errors);
-                let Some(response_id) = response_id else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                BetaDeleteResponseParams {
-                    response_id,
-                }
+                BetaDeleteResponseParams::read(&raw)?
             };
             let ctx = RequestContext::new("betaDeleteResponse", scheme, parts);
             let outcome = A::beta_delete_response(&api, &ctx, params).await;
@@ -1145,21 +1041,9 @@ fn handle_get_response<A: RoutingApi>(
                 &[&["bearerAuth"]],
             )?;
             let params = {
-                let mut errors = Violations::new();
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let response_id: Option<String> = raw
-                    .required(Location::Path, "response_id", &mut errors);
-                let include: Option<String> = raw
-                    .optional(Location::Query, "include", &mut errors);
-                let Some(response_id) = response_id else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                GetResponseParams {
-                    response_id,
-                    include,
-                }
+                GetResponseParams::read(&raw)?
             };
             let ctx = RequestContext::new("getResponse", scheme, parts);
             let outcome = A::get_response(&api, &ctx, params).await;
@@ -1184,19 +1068,9 @@ fn handle_get_pair<A: RoutingApi>(
                 &[&["bearerAuth"]],
             )?;
             let params = {
-                let mut errors = Violations::new();
                 let path = route::path_params(&mut parts, &PATH_GET_PAIR).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let a: Option<String> = raw.required(Location::Path, "a", &mut errors);
-                let b: Option<i64> = raw.required(Location::Path, "b", &mut errors);
-                let Some(a) = a else {
-                    return Err(errors.into_problem());
-                };
-                let Some(b) = b else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                GetPairParams { a, b }
+                GetPairParams::read(&raw)?
             };
             let ctx = RequestContext::new("getPair", scheme, parts);
             let outcome = A::get_pair(&api, &ctx, params).await;
@@ -1221,19 +1095,10 @@ fn handle_get_dated_account<A: RoutingApi>(
                 &[&["bearerAuth"]],
             )?;
             let params = {
-                let mut errors = Violations::new();
                 let path = route::path_params(&mut parts, &PATH_GET_DATED_ACCOUNT)
                     .await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let account_sid: Option<String> = raw
-                    .required(Location::Path, "AccountSid", &mut errors);
-                let Some(account_sid) = account_sid else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                GetDatedAccountParams {
-                    account_sid,
-                }
+                GetDatedAccountParams::read(&raw)?
             };
             let ctx = RequestContext::new("getDatedAccount", scheme, parts);
             let outcome = A::get_dated_account(&api, &ctx, params).await;

@@ -9,6 +9,9 @@
 //! The [`StylesApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
+use crate::runtime::params;
+use crate::runtime::params::ObjectQuery;
+use crate::runtime::params::Style;
 use crate::runtime::response;
 use std::future::Future;
 use crate::runtime::context::RequestContext;
@@ -214,16 +217,21 @@ pub trait StylesApi: Send + Sync + 'static {
     }
 }
 
-/// Parameters of `pathSimple` (`GET /path/simple/{color}/{colors}/{rgb}`), parsed and checked.
 #[cfg(feature = "path")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct PathSimpleParams {
-    /// (path parameter `color`)
-    pub color: String,
-    /// (path parameter `colors`)
-    pub colors: Vec<String>,
-    /// (path parameter `rgb`)
-    pub rgb: types::Rgb,
+params::declare! {
+    /// Parameters of `pathSimple` (`GET /path/simple/{color}/{colors}/{rgb}`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct PathSimpleParams {
+        /// (path parameter `color`)
+        #[param(required, path("color"))]
+        pub color: String,
+        /// (path parameter `colors`)
+        #[param(required, path("colors"), array(false))]
+        pub colors: Vec<String>,
+        /// (path parameter `rgb`)
+        #[param(required, path("rgb"), styled_object(Style::Simple, false))]
+        pub rgb: types::Rgb,
+    }
 }
 
 #[cfg(feature = "path")]
@@ -244,17 +252,22 @@ response::answers! {
     }
 }
 
-/// Parameters of `pathSimpleExploded` (`GET /path/simple-exploded/{color}/{colors}/{rgb}`), parsed
-/// and checked.
 #[cfg(feature = "path")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct PathSimpleExplodedParams {
-    /// (path parameter `color`)
-    pub color: String,
-    /// (path parameter `colors`)
-    pub colors: Vec<String>,
-    /// (path parameter `rgb`)
-    pub rgb: types::Rgb,
+params::declare! {
+    /// Parameters of `pathSimpleExploded` (`GET /path/simple-exploded/{color}/{colors}/{rgb}`),
+    /// parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct PathSimpleExplodedParams {
+        /// (path parameter `color`)
+        #[param(required, path("color"))]
+        pub color: String,
+        /// (path parameter `colors`)
+        #[param(required, path("colors"), array(true))]
+        pub colors: Vec<String>,
+        /// (path parameter `rgb`)
+        #[param(required, path("rgb"), styled_object(Style::Simple, true))]
+        pub rgb: types::Rgb,
+    }
 }
 
 #[cfg(feature = "path")]
@@ -275,16 +288,21 @@ response::answers! {
     }
 }
 
-/// Parameters of `pathLabel` (`GET /path/label/{color}/{colors}/{rgb}`), parsed and checked.
 #[cfg(feature = "path")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct PathLabelParams {
-    /// (path parameter `color`)
-    pub color: String,
-    /// (path parameter `colors`)
-    pub colors: Vec<String>,
-    /// (path parameter `rgb`)
-    pub rgb: types::Rgb,
+params::declare! {
+    /// Parameters of `pathLabel` (`GET /path/label/{color}/{colors}/{rgb}`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct PathLabelParams {
+        /// (path parameter `color`)
+        #[param(required, path("color"), styled(Style::Label))]
+        pub color: String,
+        /// (path parameter `colors`)
+        #[param(required, path("colors"), styled_array(Style::Label, false))]
+        pub colors: Vec<String>,
+        /// (path parameter `rgb`)
+        #[param(required, path("rgb"), styled_object(Style::Label, false))]
+        pub rgb: types::Rgb,
+    }
 }
 
 #[cfg(feature = "path")]
@@ -305,17 +323,22 @@ response::answers! {
     }
 }
 
-/// Parameters of `pathLabelExploded` (`GET /path/label-exploded/{color}/{colors}/{rgb}`), parsed
-/// and checked.
 #[cfg(feature = "path")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct PathLabelExplodedParams {
-    /// (path parameter `color`)
-    pub color: String,
-    /// (path parameter `colors`)
-    pub colors: Vec<String>,
-    /// (path parameter `rgb`)
-    pub rgb: types::Rgb,
+params::declare! {
+    /// Parameters of `pathLabelExploded` (`GET /path/label-exploded/{color}/{colors}/{rgb}`),
+    /// parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct PathLabelExplodedParams {
+        /// (path parameter `color`)
+        #[param(required, path("color"), styled(Style::Label))]
+        pub color: String,
+        /// (path parameter `colors`)
+        #[param(required, path("colors"), styled_array(Style::Label, true))]
+        pub colors: Vec<String>,
+        /// (path parameter `rgb`)
+        #[param(required, path("rgb"), styled_object(Style::Label, true))]
+        pub rgb: types::Rgb,
+    }
 }
 
 #[cfg(feature = "path")]
@@ -336,16 +359,21 @@ response::answers! {
     }
 }
 
-/// Parameters of `pathMatrix` (`GET /path/matrix/{color}/{colors}/{rgb}`), parsed and checked.
 #[cfg(feature = "path")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct PathMatrixParams {
-    /// (path parameter `color`)
-    pub color: String,
-    /// (path parameter `colors`)
-    pub colors: Vec<String>,
-    /// (path parameter `rgb`)
-    pub rgb: types::Rgb,
+params::declare! {
+    /// Parameters of `pathMatrix` (`GET /path/matrix/{color}/{colors}/{rgb}`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct PathMatrixParams {
+        /// (path parameter `color`)
+        #[param(required, path("color"), styled(Style::Matrix))]
+        pub color: String,
+        /// (path parameter `colors`)
+        #[param(required, path("colors"), styled_array(Style::Matrix, false))]
+        pub colors: Vec<String>,
+        /// (path parameter `rgb`)
+        #[param(required, path("rgb"), styled_object(Style::Matrix, false))]
+        pub rgb: types::Rgb,
+    }
 }
 
 #[cfg(feature = "path")]
@@ -366,17 +394,22 @@ response::answers! {
     }
 }
 
-/// Parameters of `pathMatrixExploded` (`GET /path/matrix-exploded/{color}/{colors}/{rgb}`), parsed
-/// and checked.
 #[cfg(feature = "path")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct PathMatrixExplodedParams {
-    /// (path parameter `color`)
-    pub color: String,
-    /// (path parameter `colors`)
-    pub colors: Vec<String>,
-    /// (path parameter `rgb`)
-    pub rgb: types::Rgb,
+params::declare! {
+    /// Parameters of `pathMatrixExploded` (`GET /path/matrix-exploded/{color}/{colors}/{rgb}`),
+    /// parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct PathMatrixExplodedParams {
+        /// (path parameter `color`)
+        #[param(required, path("color"), styled(Style::Matrix))]
+        pub color: String,
+        /// (path parameter `colors`)
+        #[param(required, path("colors"), styled_array(Style::Matrix, true))]
+        pub colors: Vec<String>,
+        /// (path parameter `rgb`)
+        #[param(required, path("rgb"), styled_object(Style::Matrix, true))]
+        pub rgb: types::Rgb,
+    }
 }
 
 #[cfg(feature = "path")]
@@ -397,16 +430,21 @@ response::answers! {
     }
 }
 
-/// Parameters of `queryForm` (`GET /query/form`), parsed and checked.
 #[cfg(feature = "query")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct QueryFormParams {
-    /// (query parameter `color`)
-    pub color: String,
-    /// (query parameter `colors`)
-    pub colors: Vec<String>,
-    /// (query parameter `rgb`)
-    pub rgb: types::Rgb,
+params::declare! {
+    /// Parameters of `queryForm` (`GET /query/form`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct QueryFormParams {
+        /// (query parameter `color`)
+        #[param(required, query("color"))]
+        pub color: String,
+        /// (query parameter `colors`)
+        #[param(required, query("colors"), array(false))]
+        pub colors: Vec<String>,
+        /// (query parameter `rgb`)
+        #[param(required, query("rgb"), object(ObjectQuery::Joined))]
+        pub rgb: types::Rgb,
+    }
 }
 
 #[cfg(feature = "query")]
@@ -427,16 +465,21 @@ response::answers! {
     }
 }
 
-/// Parameters of `queryFormExploded` (`GET /query/form-exploded`), parsed and checked.
 #[cfg(feature = "query")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct QueryFormExplodedParams {
-    /// (query parameter `color`)
-    pub color: String,
-    /// (query parameter `colors`)
-    pub colors: Vec<String>,
-    /// (query parameter `rgb`)
-    pub rgb: types::Rgb,
+params::declare! {
+    /// Parameters of `queryFormExploded` (`GET /query/form-exploded`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct QueryFormExplodedParams {
+        /// (query parameter `color`)
+        #[param(required, query("color"))]
+        pub color: String,
+        /// (query parameter `colors`)
+        #[param(required, query("colors"), array(true))]
+        pub colors: Vec<String>,
+        /// (query parameter `rgb`)
+        #[param(required, query("rgb"), object(ObjectQuery::Members(&["R", "G", "B"])))]
+        pub rgb: types::Rgb,
+    }
 }
 
 #[cfg(feature = "query")]
@@ -457,16 +500,21 @@ response::answers! {
     }
 }
 
-/// Parameters of `queryReserved` (`GET /query/reserved`), parsed and checked.
 #[cfg(feature = "query")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct QueryReservedParams {
-    /// (query parameter `color`)
-    pub color: String,
-    /// (query parameter `colors`)
-    pub colors: Vec<String>,
-    /// (query parameter `rgb`)
-    pub rgb: types::Rgb,
+params::declare! {
+    /// Parameters of `queryReserved` (`GET /query/reserved`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct QueryReservedParams {
+        /// (query parameter `color`)
+        #[param(required, query("color"))]
+        pub color: String,
+        /// (query parameter `colors`)
+        #[param(required, query("colors"), array(false))]
+        pub colors: Vec<String>,
+        /// (query parameter `rgb`)
+        #[param(required, query("rgb"), object(ObjectQuery::Members(&["R", "G", "B"])))]
+        pub rgb: types::Rgb,
+    }
 }
 
 #[cfg(feature = "query")]
@@ -487,14 +535,18 @@ response::answers! {
     }
 }
 
-/// Parameters of `querySpaceDelimited` (`GET /query/space`), parsed and checked.
 #[cfg(feature = "query")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct QuerySpaceDelimitedParams {
-    /// (query parameter `colors`)
-    pub colors: Vec<String>,
-    /// (query parameter `rgb`)
-    pub rgb: types::Rgb,
+params::declare! {
+    /// Parameters of `querySpaceDelimited` (`GET /query/space`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct QuerySpaceDelimitedParams {
+        /// (query parameter `colors`)
+        #[param(required, query("colors"), delimited(false, ' '))]
+        pub colors: Vec<String>,
+        /// (query parameter `rgb`)
+        #[param(required, query("rgb"), styled_object(Style::SpaceDelimited, false))]
+        pub rgb: types::Rgb,
+    }
 }
 
 #[cfg(feature = "query")]
@@ -515,14 +567,18 @@ response::answers! {
     }
 }
 
-/// Parameters of `queryPipeDelimited` (`GET /query/pipe`), parsed and checked.
 #[cfg(feature = "query")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct QueryPipeDelimitedParams {
-    /// (query parameter `colors`)
-    pub colors: Vec<String>,
-    /// (query parameter `rgb`)
-    pub rgb: types::Rgb,
+params::declare! {
+    /// Parameters of `queryPipeDelimited` (`GET /query/pipe`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct QueryPipeDelimitedParams {
+        /// (query parameter `colors`)
+        #[param(required, query("colors"), delimited(false, '|'))]
+        pub colors: Vec<String>,
+        /// (query parameter `rgb`)
+        #[param(required, query("rgb"), styled_object(Style::PipeDelimited, false))]
+        pub rgb: types::Rgb,
+    }
 }
 
 #[cfg(feature = "query")]
@@ -543,12 +599,15 @@ response::answers! {
     }
 }
 
-/// Parameters of `queryDeepObject` (`GET /query/deep`), parsed and checked.
 #[cfg(feature = "query")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct QueryDeepObjectParams {
-    /// (query parameter `rgb`)
-    pub rgb: types::Rgb,
+params::declare! {
+    /// Parameters of `queryDeepObject` (`GET /query/deep`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct QueryDeepObjectParams {
+        /// (query parameter `rgb`)
+        #[param(required, query("rgb"), object(ObjectQuery::Deep))]
+        pub rgb: types::Rgb,
+    }
 }
 
 #[cfg(feature = "query")]
@@ -569,16 +628,21 @@ response::answers! {
     }
 }
 
-/// Parameters of `headerSimple` (`GET /header/simple`), parsed and checked.
 #[cfg(feature = "header")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct HeaderSimpleParams {
-    /// (header parameter `color`)
-    pub color: String,
-    /// (header parameter `colors`)
-    pub colors: Vec<String>,
-    /// (header parameter `rgb`)
-    pub rgb: types::Rgb,
+params::declare! {
+    /// Parameters of `headerSimple` (`GET /header/simple`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct HeaderSimpleParams {
+        /// (header parameter `color`)
+        #[param(required, header("color"))]
+        pub color: String,
+        /// (header parameter `colors`)
+        #[param(required, header("colors"), array(false))]
+        pub colors: Vec<String>,
+        /// (header parameter `rgb`)
+        #[param(required, header("rgb"), styled_object(Style::Simple, false))]
+        pub rgb: types::Rgb,
+    }
 }
 
 #[cfg(feature = "header")]
@@ -599,16 +663,21 @@ response::answers! {
     }
 }
 
-/// Parameters of `headerSimpleExploded` (`GET /header/simple-exploded`), parsed and checked.
 #[cfg(feature = "header")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct HeaderSimpleExplodedParams {
-    /// (header parameter `color`)
-    pub color: String,
-    /// (header parameter `colors`)
-    pub colors: Vec<String>,
-    /// (header parameter `rgb`)
-    pub rgb: types::Rgb,
+params::declare! {
+    /// Parameters of `headerSimpleExploded` (`GET /header/simple-exploded`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct HeaderSimpleExplodedParams {
+        /// (header parameter `color`)
+        #[param(required, header("color"))]
+        pub color: String,
+        /// (header parameter `colors`)
+        #[param(required, header("colors"), array(true))]
+        pub colors: Vec<String>,
+        /// (header parameter `rgb`)
+        #[param(required, header("rgb"), styled_object(Style::Simple, true))]
+        pub rgb: types::Rgb,
+    }
 }
 
 #[cfg(feature = "header")]
@@ -629,16 +698,21 @@ response::answers! {
     }
 }
 
-/// Parameters of `cookieForm` (`GET /cookie/form`), parsed and checked.
 #[cfg(feature = "cookie")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct CookieFormParams {
-    /// (cookie parameter `color`)
-    pub color: String,
-    /// (cookie parameter `colors`)
-    pub colors: Vec<String>,
-    /// (cookie parameter `rgb`)
-    pub rgb: types::Rgb,
+params::declare! {
+    /// Parameters of `cookieForm` (`GET /cookie/form`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CookieFormParams {
+        /// (cookie parameter `color`)
+        #[param(required, cookie("color"))]
+        pub color: String,
+        /// (cookie parameter `colors`)
+        #[param(required, cookie("colors"), array(false))]
+        pub colors: Vec<String>,
+        /// (cookie parameter `rgb`)
+        #[param(required, cookie("rgb"), styled_object(Style::Form, false))]
+        pub rgb: types::Rgb,
+    }
 }
 
 #[cfg(feature = "cookie")]
@@ -659,14 +733,18 @@ response::answers! {
     }
 }
 
-/// Parameters of `cookieFormExploded` (`GET /cookie/form-exploded`), parsed and checked.
 #[cfg(feature = "cookie")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct CookieFormExplodedParams {
-    /// (cookie parameter `color`)
-    pub color: String,
-    /// (cookie parameter `colors`)
-    pub colors: Vec<String>,
+params::declare! {
+    /// Parameters of `cookieFormExploded` (`GET /cookie/form-exploded`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CookieFormExplodedParams {
+        /// (cookie parameter `color`)
+        #[param(required, cookie("color"))]
+        pub color: String,
+        /// (cookie parameter `colors`)
+        #[param(required, cookie("colors"), array(true))]
+        pub colors: Vec<String>,
+    }
 }
 
 #[cfg(feature = "cookie")]

@@ -17,7 +17,6 @@
 //! future then holds the request head once, not once more for the argument.
 
 use crate::api::*;
-use crate::types;
 use crate::runtime::auth;
 use crate::runtime::auth::SecurityScheme;
 use crate::runtime::context::RequestContext;
@@ -26,13 +25,9 @@ use crate::runtime::cors::DocumentCors;
 use crate::runtime::layer;
 use crate::runtime::layer::ServerConfig;
 use crate::runtime::params;
-use crate::runtime::params::Location;
 use crate::runtime::params::RawParams;
-use crate::runtime::params::ObjectQuery;
-use crate::runtime::params::Style;
 use crate::runtime::params::PathParams;
 use crate::runtime::response;
-use crate::runtime::validate::Violations;
 use axum::extract::Request;
 use axum::response::Response;
 use axum::routing;
@@ -231,37 +226,9 @@ fn handle_path_simple<A: StylesApi>(
         |api, mut parts, _body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
             let params = {
-                let mut errors = Violations::new();
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let color: Option<String> = raw
-                    .required(Location::Path, "color", &mut errors);
-                let colors: Option<Vec<String>> = raw
-                    .required_array(Location::Path, "colors", false, &mut errors);
-                let rgb: Option<types::Rgb> = raw
-                    .styled_object(
-                        Location::Path,
-                        "rgb",
-                        Style::Simple,
-                        false,
-                        true,
-                        &mut errors,
-                    );
-                let Some(color) = color else {
-                    return Err(errors.into_problem());
-                };
-                let Some(colors) = colors else {
-                    return Err(errors.into_problem());
-                };
-                let Some(rgb) = rgb else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                PathSimpleParams {
-                    color,
-                    colors,
-                    rgb,
-                }
+                PathSimpleParams::read(&raw)?
             };
             let ctx = RequestContext::new("pathSimple", scheme, parts);
             let outcome = A::path_simple(&api, &ctx, params).await;
@@ -283,37 +250,9 @@ fn handle_path_simple_exploded<A: StylesApi>(
         |api, mut parts, _body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
             let params = {
-                let mut errors = Violations::new();
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let color: Option<String> = raw
-                    .required(Location::Path, "color", &mut errors);
-                let colors: Option<Vec<String>> = raw
-                    .required_array(Location::Path, "colors", true, &mut errors);
-                let rgb: Option<types::Rgb> = raw
-                    .styled_object(
-                        Location::Path,
-                        "rgb",
-                        Style::Simple,
-                        true,
-                        true,
-                        &mut errors,
-                    );
-                let Some(color) = color else {
-                    return Err(errors.into_problem());
-                };
-                let Some(colors) = colors else {
-                    return Err(errors.into_problem());
-                };
-                let Some(rgb) = rgb else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                PathSimpleExplodedParams {
-                    color,
-                    colors,
-                    rgb,
-                }
+                PathSimpleExplodedParams::read(&raw)?
             };
             let ctx = RequestContext::new("pathSimpleExploded", scheme, parts);
             let outcome = A::path_simple_exploded(&api, &ctx, params).await;
@@ -335,44 +274,9 @@ fn handle_path_label<A: StylesApi>(
         |api, mut parts, _body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
             let params = {
-                let mut errors = Violations::new();
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let color: Option<String> = raw
-                    .styled(Location::Path, "color", Style::Label, true, &mut errors);
-                let colors: Option<Vec<String>> = raw
-                    .styled_array(
-                        Location::Path,
-                        "colors",
-                        Style::Label,
-                        false,
-                        true,
-                        &mut errors,
-                    );
-                let rgb: Option<types::Rgb> = raw
-                    .styled_object(
-                        Location::Path,
-                        "rgb",
-                        Style::Label,
-                        false,
-                        true,
-                        &mut errors,
-                    );
-                let Some(color) = color else {
-                    return Err(errors.into_problem());
-                };
-                let Some(colors) = colors else {
-                    return Err(errors.into_problem());
-                };
-                let Some(rgb) = rgb else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                PathLabelParams {
-                    color,
-                    colors,
-                    rgb,
-                }
+                PathLabelParams::read(&raw)?
             };
             let ctx = RequestContext::new("pathLabel", scheme, parts);
             let outcome = A::path_label(&api, &ctx, params).await;
@@ -394,44 +298,9 @@ fn handle_path_label_exploded<A: StylesApi>(
         |api, mut parts, _body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
             let params = {
-                let mut errors = Violations::new();
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let color: Option<String> = raw
-                    .styled(Location::Path, "color", Style::Label, true, &mut errors);
-                let colors: Option<Vec<String>> = raw
-                    .styled_array(
-                        Location::Path,
-                        "colors",
-                        Style::Label,
-                        true,
-                        true,
-                        &mut errors,
-                    );
-                let rgb: Option<types::Rgb> = raw
-                    .styled_object(
-                        Location::Path,
-                        "rgb",
-                        Style::Label,
-                        true,
-                        true,
-                        &mut errors,
-                    );
-                let Some(color) = color else {
-                    return Err(errors.into_problem());
-                };
-                let Some(colors) = colors else {
-                    return Err(errors.into_problem());
-                };
-                let Some(rgb) = rgb else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                PathLabelExplodedParams {
-                    color,
-                    colors,
-                    rgb,
-                }
+                PathLabelExplodedParams::read(&raw)?
             };
             let ctx = RequestContext::new("pathLabelExploded", scheme, parts);
             let outcome = A::path_label_exploded(&api, &ctx, params).await;
@@ -453,44 +322,9 @@ fn handle_path_matrix<A: StylesApi>(
         |api, mut parts, _body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
             let params = {
-                let mut errors = Violations::new();
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let color: Option<String> = raw
-                    .styled(Location::Path, "color", Style::Matrix, true, &mut errors);
-                let colors: Option<Vec<String>> = raw
-                    .styled_array(
-                        Location::Path,
-                        "colors",
-                        Style::Matrix,
-                        false,
-                        true,
-                        &mut errors,
-                    );
-                let rgb: Option<types::Rgb> = raw
-                    .styled_object(
-                        Location::Path,
-                        "rgb",
-                        Style::Matrix,
-                        false,
-                        true,
-                        &mut errors,
-                    );
-                let Some(color) = color else {
-                    return Err(errors.into_problem());
-                };
-                let Some(colors) = colors else {
-                    return Err(errors.into_problem());
-                };
-                let Some(rgb) = rgb else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                PathMatrixParams {
-                    color,
-                    colors,
-                    rgb,
-                }
+                PathMatrixParams::read(&raw)?
             };
             let ctx = RequestContext::new("pathMatrix", scheme, parts);
             let outcome = A::path_matrix(&api, &ctx, params).await;
@@ -512,44 +346,9 @@ fn handle_path_matrix_exploded<A: StylesApi>(
         |api, mut parts, _body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
             let params = {
-                let mut errors = Violations::new();
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                let color: Option<String> = raw
-                    .styled(Location::Path, "color", Style::Matrix, true, &mut errors);
-                let colors: Option<Vec<String>> = raw
-                    .styled_array(
-                        Location::Path,
-                        "colors",
-                        Style::Matrix,
-                        true,
-                        true,
-                        &mut errors,
-                    );
-                let rgb: Option<types::Rgb> = raw
-                    .styled_object(
-                        Location::Path,
-                        "rgb",
-                        Style::Matrix,
-                        true,
-                        true,
-                        &mut errors,
-                    );
-                let Some(color) = color else {
-                    return Err(errors.into_problem());
-                };
-                let Some(colors) = colors else {
-                    return Err(errors.into_problem());
-                };
-                let Some(rgb) = rgb else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                PathMatrixExplodedParams {
-                    color,
-                    colors,
-                    rgb,
-                }
+                PathMatrixExplodedParams::read(&raw)?
             };
             let ctx = RequestContext::new("pathMatrixExploded", scheme, parts);
             let outcome = A::path_matrix_exploded(&api, &ctx, params).await;
@@ -570,31 +369,9 @@ fn handle_query_form<A: StylesApi>(
         request,
         |api, parts, _body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let color: Option<String> = raw
-                    .required(Location::Query, "color", &mut errors);
-                let colors: Option<Vec<String>> = raw
-                    .required_array(Location::Query, "colors", false, &mut errors);
-                let rgb: Option<types::Rgb> = raw
-                    .object("rgb", ObjectQuery::Joined, true, &mut errors);
-                let Some(color) = color else {
-                    return Err(errors.into_problem());
-                };
-                let Some(colors) = colors else {
-                    return Err(errors.into_problem());
-                };
-                let Some(rgb) = rgb else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                QueryFormParams {
-                    color,
-                    colors,
-                    rgb,
-                }
-            };
+            let params = QueryFormParams::read(
+                &RawParams::from_parts(&parts, PathParams::none()),
+            )?;
             let ctx = RequestContext::new("queryForm", scheme, parts);
             let outcome = A::query_form(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
@@ -614,36 +391,9 @@ fn handle_query_form_exploded<A: StylesApi>(
         request,
         |api, parts, _body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let color: Option<String> = raw
-                    .required(Location::Query, "color", &mut errors);
-                let colors: Option<Vec<String>> = raw
-                    .required_array(Location::Query, "colors", true, &mut errors);
-                let rgb: Option<types::Rgb> = raw
-                    .object(
-                        "rgb",
-                        ObjectQuery::Members(&["R", "G", "B"]),
-                        true,
-                        &mut errors,
-                    );
-                let Some(color) = color else {
-                    return Err(errors.into_problem());
-                };
-                let Some(colors) = colors else {
-                    return Err(errors.into_problem());
-                };
-                let Some(rgb) = rgb else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                QueryFormExplodedParams {
-                    color,
-                    colors,
-                    rgb,
-                }
-            };
+            let params = QueryFormExplodedParams::read(
+                &RawParams::from_parts(&parts, PathParams::none()),
+            )?;
             let ctx = RequestContext::new("queryFormExploded", scheme, parts);
             let outcome = A::query_form_exploded(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
@@ -663,36 +413,9 @@ fn handle_query_reserved<A: StylesApi>(
         request,
         |api, parts, _body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let color: Option<String> = raw
-                    .required(Location::Query, "color", &mut errors);
-                let colors: Option<Vec<String>> = raw
-                    .required_array(Location::Query, "colors", false, &mut errors);
-                let rgb: Option<types::Rgb> = raw
-                    .object(
-                        "rgb",
-                        ObjectQuery::Members(&["R", "G", "B"]),
-                        true,
-                        &mut errors,
-                    );
-                let Some(color) = color else {
-                    return Err(errors.into_problem());
-                };
-                let Some(colors) = colors else {
-                    return Err(errors.into_problem());
-                };
-                let Some(rgb) = rgb else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                QueryReservedParams {
-                    color,
-                    colors,
-                    rgb,
-                }
-            };
+            let params = QueryReservedParams::read(
+                &RawParams::from_parts(&parts, PathParams::none()),
+            )?;
             let ctx = RequestContext::new("queryReserved", scheme, parts);
             let outcome = A::query_reserved(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
@@ -712,38 +435,9 @@ fn handle_query_space_delimited<A: StylesApi>(
         request,
         |api, parts, _body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let colors: Option<Vec<String>> = raw
-                    .required_delimited_array(
-                        Location::Query,
-                        "colors",
-                        false,
-                        ' ',
-                        &mut errors,
-                    );
-                let rgb: Option<types::Rgb> = raw
-                    .styled_object(
-                        Location::Query,
-                        "rgb",
-                        Style::SpaceDelimited,
-                        false,
-                        true,
-                        &mut errors,
-                    );
-                let Some(colors) = colors else {
-                    return Err(errors.into_problem());
-                };
-                let Some(rgb) = rgb else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                QuerySpaceDelimitedParams {
-                    colors,
-                    rgb,
-                }
-            };
+            let params = QuerySpaceDelimitedParams::read(
+                &RawParams::from_parts(&parts, PathParams::none()),
+            )?;
             let ctx = RequestContext::new("querySpaceDelimited", scheme, parts);
             let outcome = A::query_space_delimited(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
@@ -763,38 +457,9 @@ fn handle_query_pipe_delimited<A: StylesApi>(
         request,
         |api, parts, _body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let colors: Option<Vec<String>> = raw
-                    .required_delimited_array(
-                        Location::Query,
-                        "colors",
-                        false,
-                        '|',
-                        &mut errors,
-                    );
-                let rgb: Option<types::Rgb> = raw
-                    .styled_object(
-                        Location::Query,
-                        "rgb",
-                        Style::PipeDelimited,
-                        false,
-                        true,
-                        &mut errors,
-                    );
-                let Some(colors) = colors else {
-                    return Err(errors.into_problem());
-                };
-                let Some(rgb) = rgb else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                QueryPipeDelimitedParams {
-                    colors,
-                    rgb,
-                }
-            };
+            let params = QueryPipeDelimitedParams::read(
+                &RawParams::from_parts(&parts, PathParams::none()),
+            )?;
             let ctx = RequestContext::new("queryPipeDelimited", scheme, parts);
             let outcome = A::query_pipe_delimited(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
@@ -814,17 +479,9 @@ fn handle_query_deep_object<A: StylesApi>(
         request,
         |api, parts, _body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let rgb: Option<types::Rgb> = raw
-                    .object("rgb", ObjectQuery::Deep, true, &mut errors);
-                let Some(rgb) = rgb else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                QueryDeepObjectParams { rgb }
-            };
+            let params = QueryDeepObjectParams::read(
+                &RawParams::from_parts(&parts, PathParams::none()),
+            )?;
             let ctx = RequestContext::new("queryDeepObject", scheme, parts);
             let outcome = A::query_deep_object(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
@@ -844,38 +501,9 @@ fn handle_header_simple<A: StylesApi>(
         request,
         |api, parts, _body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let color: Option<String> = raw
-                    .required(Location::Header, "color", &mut errors);
-                let colors: Option<Vec<String>> = raw
-                    .required_array(Location::Header, "colors", false, &mut errors);
-                let rgb: Option<types::Rgb> = raw
-                    .styled_object(
-                        Location::Header,
-                        "rgb",
-                        Style::Simple,
-                        false,
-                        true,
-                        &mut errors,
-                    );
-                let Some(color) = color else {
-                    return Err(errors.into_problem());
-                };
-                let Some(colors) = colors else {
-                    return Err(errors.into_problem());
-                };
-                let Some(rgb) = rgb else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                HeaderSimpleParams {
-                    color,
-                    colors,
-                    rgb,
-                }
-            };
+            let params = HeaderSimpleParams::read(
+                &RawParams::from_parts(&parts, PathParams::none()),
+            )?;
             let ctx = RequestContext::new("headerSimple", scheme, parts);
             let outcome = A::header_simple(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
@@ -895,38 +523,9 @@ fn handle_header_simple_exploded<A: StylesApi>(
         request,
         |api, parts, _body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let color: Option<String> = raw
-                    .required(Location::Header, "color", &mut errors);
-                let colors: Option<Vec<String>> = raw
-                    .required_array(Location::Header, "colors", true, &mut errors);
-                let rgb: Option<types::Rgb> = raw
-                    .styled_object(
-                        Location::Header,
-                        "rgb",
-                        Style::Simple,
-                        true,
-                        true,
-                        &mut errors,
-                    );
-                let Some(color) = color else {
-                    return Err(errors.into_problem());
-                };
-                let Some(colors) = colors else {
-                    return Err(errors.into_problem());
-                };
-                let Some(rgb) = rgb else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                HeaderSimpleExplodedParams {
-                    color,
-                    colors,
-                    rgb,
-                }
-            };
+            let params = HeaderSimpleExplodedParams::read(
+                &RawParams::from_parts(&parts, PathParams::none()),
+            )?;
             let ctx = RequestContext::new("headerSimpleExploded", scheme, parts);
             let outcome = A::header_simple_exploded(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
@@ -946,38 +545,9 @@ fn handle_cookie_form<A: StylesApi>(
         request,
         |api, parts, _body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let color: Option<String> = raw
-                    .required(Location::Cookie, "color", &mut errors);
-                let colors: Option<Vec<String>> = raw
-                    .required_array(Location::Cookie, "colors", false, &mut errors);
-                let rgb: Option<types::Rgb> = raw
-                    .styled_object(
-                        Location::Cookie,
-                        "rgb",
-                        Style::Form,
-                        false,
-                        true,
-                        &mut errors,
-                    );
-                let Some(color) = color else {
-                    return Err(errors.into_problem());
-                };
-                let Some(colors) = colors else {
-                    return Err(errors.into_problem());
-                };
-                let Some(rgb) = rgb else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                CookieFormParams {
-                    color,
-                    colors,
-                    rgb,
-                }
-            };
+            let params = CookieFormParams::read(
+                &RawParams::from_parts(&parts, PathParams::none()),
+            )?;
             let ctx = RequestContext::new("cookieForm", scheme, parts);
             let outcome = A::cookie_form(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
@@ -997,25 +567,9 @@ fn handle_cookie_form_exploded<A: StylesApi>(
         request,
         |api, parts, _body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let color: Option<String> = raw
-                    .required(Location::Cookie, "color", &mut errors);
-                let colors: Option<Vec<String>> = raw
-                    .required_array(Location::Cookie, "colors", true, &mut errors);
-                let Some(color) = color else {
-                    return Err(errors.into_problem());
-                };
-                let Some(colors) = colors else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                CookieFormExplodedParams {
-                    color,
-                    colors,
-                }
-            };
+            let params = CookieFormExplodedParams::read(
+                &RawParams::from_parts(&parts, PathParams::none()),
+            )?;
             let ctx = RequestContext::new("cookieFormExploded", scheme, parts);
             let outcome = A::cookie_form_exploded(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
