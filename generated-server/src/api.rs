@@ -149,10 +149,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `createPet` (`POST /pets`): none yet; one the document adds becomes a field.
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct CreatePetParams {}
+params::declare! {
+    /// Parameters of `createPet` (`POST /pets`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct CreatePetParams {}
+}
+
 #[cfg(feature = "pets")]
 response::answers! {
     /// What `createPet` answers: one variant per documented status, and
@@ -236,11 +239,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `listOrders` (`GET /store/orders`): none yet; one the document adds becomes a
-/// field.
 #[cfg(feature = "store")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ListOrdersParams {}
+params::declare! {
+    /// Parameters of `listOrders` (`GET /store/orders`): none yet; one the document adds becomes a
+    /// field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct ListOrdersParams {}
+}
+
 #[cfg(feature = "store")]
 response::answers! {
     /// What `listOrders` answers: one variant per documented status, and

@@ -310,7 +310,7 @@ fn serve_get_pet<A: PetStoreApi>(
         let params = {
             let path = params::path_params(&mut parts).await?;
             let raw = RawParams::from_parts(&parts, path);
-            GetPetParams::read(&raw)?
+            params::read(&raw)?
         };
         let ctx = RequestContext::new("getPet", scheme, parts);
         #[allow(deprecated)]
@@ -319,23 +319,19 @@ fn serve_get_pet<A: PetStoreApi>(
     }
 }
 
-/// `GET /store/orders`: see [`PetStoreApi::list_orders`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /store/orders`: see [`PetStoreApi::list_orders`]. Authorizes and reads the request, then
+/// calls the implementation.
 #[cfg(feature = "store")]
 fn handle_list_orders<A: PetStoreApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "listOrders",
+        &[&["bearerAuth"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = ListOrdersParams {};
-            let ctx = RequestContext::new("listOrders", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::list_orders(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },

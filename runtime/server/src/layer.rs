@@ -20,6 +20,7 @@ use metrics::SharedString;
 use tower_service::Service;
 
 use super::auth::{self, Authenticator, DenyAll, SecurityScheme};
+use super::context::RequestContext;
 use super::cors::{self, Cors, DocumentCors};
 use super::document::Document;
 use super::errors::ErrorBodies;
@@ -27,6 +28,7 @@ use super::gate::{GateLayer, GateState};
 use super::idempotency::{self, Idempotency, IdempotencyStore, InMemoryIdempotencyStore};
 use super::limits::Limits;
 use super::observe::{self, ObserveLayer, Routed};
+use super::params;
 use super::problem::{Problem, RenderProblem};
 use super::ratelimit::{InMemoryRateLimiter, RateLimitPolicy, RateLimiter};
 pub use super::runtime_handle::Runtime;
@@ -514,6 +516,79 @@ where
     let rt = Runtime::from_parts(&parts);
     let serve = serve(state, rt.body_limit(), parts, body);
     rt.reply_to_checked_in(errors, Ok(()), serve, &[])
+}
+
+/// The handler of an operation with nothing to do before it is served and nothing to read
+/// but its parameters (`P`, declared with `params::declare!`): the request authorized by
+/// `security`, `P` read (the path's values first when it has some), the context named
+/// `operation`, then `call` with the state, the context and the parameters, whose answer (or
+/// problem) is the response.
+///
+/// What such a generated handler is: `layer::call("listPets", &[&["bearerAuth"]], api,
+/// request, |api, ctx, params| async move { … A::list_pets(&api, &ctx, params).await … })`.
+#[inline]
+pub fn call<S, P, F>(
+    operation: &'static str,
+    security: auth::Security,
+    state: S,
+    request: Request,
+    call: impl FnOnce(S, RequestContext, P) -> F + Send,
+) -> impl Future<Output = Response> + Send
+where
+    S: Send,
+    P: params::Read + Send,
+    F: Future<Output = Result<Response, Problem>> + Send,
+{
+    handle(state, request, move |state, parts, _body| {
+        serve_call(operation, security, state, parts, call)
+    })
+}
+
+/// [`call`] for an operation whose error bodies differ from the document's.
+#[inline]
+pub fn call_in<S, P, F>(
+    errors: &'static ErrorBodies,
+    operation: &'static str,
+    security: auth::Security,
+    state: S,
+    request: Request,
+    call: impl FnOnce(S, RequestContext, P) -> F + Send,
+) -> impl Future<Output = Response> + Send
+where
+    S: Send,
+    P: params::Read + Send,
+    F: Future<Output = Result<Response, Problem>> + Send,
+{
+    handle_in(errors, state, request, move |state, parts, _body| {
+        serve_call(operation, security, state, parts, call)
+    })
+}
+
+/// What [`call`] does once the request is split.
+async fn serve_call<S, P, F>(
+    operation: &'static str,
+    security: auth::Security,
+    state: S,
+    mut parts: Parts,
+    call: impl FnOnce(S, RequestContext, P) -> F + Send,
+) -> Result<Response, Problem>
+where
+    P: params::Read,
+    F: Future<Output = Result<Response, Problem>>,
+{
+    let scheme = auth::authorize_scheme(parts.extensions.get(), security)?;
+    // In a block of its own: the raw values are gone before the implementation is called,
+    // so the future does not carry them.
+    let params = {
+        let path = if P::PATH {
+            params::path_params(&mut parts).await?
+        } else {
+            params::PathParams::none()
+        };
+        P::read(&params::RawParams::from_parts(&parts, path))?
+    };
+    let ctx = RequestContext::new(operation, scheme, parts);
+    call(state, ctx, params).await
 }
 
 /// The handler a route's dispatch function chose (generated for a route several path keys or

@@ -931,6 +931,21 @@ pub fn query_string_raw(parts: &Parts) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// An operation's parameter struct read from a request (`declare!` implements it).
+pub trait Read: Sized {
+    /// Whether a field is a path parameter (the path's values are then taken first).
+    const PATH: bool;
+
+    /// Reads every parameter from `raw`; the problem lists every failure.
+    fn read(raw: &RawParams<'_>) -> Result<Self, Problem>;
+}
+
+/// `P` read from `raw` ([`Read::read`]), its type the one the call it is passed to takes.
+#[inline]
+pub fn read<P: Read>(raw: &RawParams<'_>) -> Result<P, Problem> {
+    P::read(raw)
+}
+
 /// Declares an operation's parameter struct and how each field is read: the struct as
 /// written, every field under `#[param(…)]`, which says
 ///
@@ -943,9 +958,10 @@ pub fn query_string_raw(parts: &Parts) -> Option<String> {
 ///   `styled_array(Style::Label, explode)`, `styled_object(Style::Simple, explode)`, `as_sent`
 ///   (a 3.2 cookie written as it is).
 ///
-/// It expands to the struct and `read`, which reads every field from a request's
+/// It expands to the struct and its [`Read`], which reads every field from a request's
 /// [`RawParams`] by the [`RawParams`] method the words name, collects every failure, and
-/// fails (with all of them) only after the last field was read, as one 400 lists every problem.
+/// fails (with all of them) only after the last field was read, as one 400 lists every
+/// problem. A struct without fields is declared too (its `read` takes nothing).
 ///
 /// ```ignore
 /// params::declare! {
@@ -983,10 +999,11 @@ macro_rules! __apigen_params {
 
         // Each field is read into a local of its own name (the document's, `foo` included).
         #[allow(clippy::disallowed_names)]
-        impl $name {
-            /// Reads every parameter from `raw`; the problem lists every failure.
+        impl crate::runtime::params::Read for $name {
+            const PATH: bool = false $(|| $crate::__apigen_params!(@path $($how)*))*;
+
             #[inline]
-            pub(crate) fn read(
+            fn read(
                 raw: &crate::runtime::params::RawParams<'_>,
             ) -> Result<Self, crate::runtime::problem::Problem> {
                 let mut errors = crate::runtime::validate::Violations::new();
@@ -997,6 +1014,9 @@ macro_rules! __apigen_params {
             }
         }
     };
+
+    (@path $finish:ident $(($($default:tt)*))?, path $($rest:tt)*) => { true };
+    (@path $($other:tt)*) => { false };
 
     // A required field is taken out of its `Option` after every field was read.
     (@take $errors:ident, $field:ident, required $($rest:tt)*) => {

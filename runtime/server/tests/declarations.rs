@@ -388,6 +388,12 @@ runtime::params::declare! {
     }
 }
 
+runtime::params::declare! {
+    /// No parameters (yet).
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct NoParams {}
+}
+
 fn request_parts(uri: &str, headers: &[(&str, &str)]) -> http::request::Parts {
     let mut request = http::Request::builder().uri(uri);
     for (name, value) in headers {
@@ -397,10 +403,18 @@ fn request_parts(uri: &str, headers: &[(&str, &str)]) -> http::request::Parts {
 }
 
 /// A declared parameter struct reads each field by the form its words name; a request missing
-/// a required one and holding a bad one is refused with both problems at once.
+/// a required one and holding a bad one is refused with both problems at once. `PATH` says
+/// whether the path's values are needed; a struct without fields reads nothing.
 #[test]
 fn declared_parameters_read_every_form_and_report_every_failure() {
-    use runtime::params::{PathParams, RawParams};
+    use runtime::params::{PathParams, RawParams, Read};
+    const { assert!(EveryForm::PATH) };
+    const { assert!(!NoParams::PATH) };
+    let parts = request_parts("/x", &[]);
+    assert_eq!(
+        NoParams::read(&RawParams::from_parts(&parts, PathParams::none())).unwrap(),
+        NoParams {}
+    );
     let parts = request_parts(
         "/x?limit=5&tag=a&tag=b&ids=1|2&filter[r]=1&filter[g]=2",
         &[("x-color", "r,3,g,4"), ("cookie", "session=s%20t")],

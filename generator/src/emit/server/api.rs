@@ -98,9 +98,11 @@ fn params_struct(api: &Api, op: &Operation) -> TokenStream {
             op.id, op.method, op.path
         )]);
         quote! {
-            #docs
-            #[derive(Debug, Clone, Default, PartialEq)]
-            pub struct #name {}
+            params::declare! {
+                #docs
+                #[derive(Debug, Clone, Default, PartialEq)]
+                pub struct #name {}
+            }
         }
     } else {
         let name = params_ident(op);

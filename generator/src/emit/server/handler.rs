@@ -22,7 +22,7 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
         "Authorizes, reads and checks a `{}` request, then calls the implementation.",
         op.id
     )]);
-    let security = op.security.iter().map(|alt| quote!(&[#(#alt),*]));
+    let security: Vec<TokenStream> = op.security.iter().map(|alt| quote!(&[#(#alt),*])).collect();
     let has_path = op.params.iter().any(|p| p.location == Location::Path);
     let params = params_part(api, op, has_path);
     let body = op.body.as_ref().map(|b| body_part(api, b));
@@ -71,6 +71,47 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
         let outcome = A::#name(&api, &ctx, #params_arg #query_string_arg #body_arg).await;
         response::answer(outcome, |error| api.handle_error(&ctx, error))
     };
+    // An operation with nothing to read but declared parameters is the runtime's
+    // `layer::call`: it authorizes, reads and names the context; the closure calls.
+    let reads_pattern = op
+        .path_pattern
+        .as_ref()
+        .is_some_and(|p| !p.segments.is_empty());
+    if op.served_plainly()
+        && op.body.is_none()
+        && op.query_string.is_none()
+        && upgrade.is_none()
+        && !reads_pattern
+        && params_declared(api, op, &validated_types(api))
+    {
+        let (entry, errors) = match &op.errors {
+            Some((errors, _)) => {
+                let errors = format_ident!("{errors}");
+                (quote!(call_in), Some(quote!(&#errors,)))
+            }
+            None => (quote!(call), None),
+        };
+        let docs = doc(&[format!(
+            "`{} {}`: see [`{trait_ident}::{}`]. Authorizes and reads the request, then calls the implementation.",
+            op.method,
+            op.path,
+            crate::naming::bare(&op.rust)
+        )]);
+        return quote! {
+            #docs
+            #non_snake
+            fn #handle<A: #trait_ident>(
+                api: Arc<A>,
+                request: Request,
+            ) -> impl Future<Output = Response> + Send {
+                layer::#entry(#errors #id, &[#(#security),*], api, request, |api, ctx, params| async move {
+                    #call_allow
+                    let outcome = A::#name(&api, &ctx, params).await;
+                    response::answer(outcome, |error| api.handle_error(&ctx, error))
+                })
+            }
+        };
+    }
     // An operation with nothing to do before it is served is one function: the runtime's
     // `layer::handle` splits the request and replies, the closure reads and calls.
     if op.served_plainly() {
@@ -163,11 +204,11 @@ fn params_part(api: &Api, op: &Operation, has_path: bool) -> TokenStream {
             quote! {
                 let params = {
                     #raw
-                    #ty::read(&raw)?
+                    params::read(&raw)?
                 };
             }
         } else {
-            quote!(let params = #ty::read(&RawParams::from_parts(&parts, PathParams::none()))?;)
+            quote!(let params = params::read(&RawParams::from_parts(&parts, PathParams::none()))?;)
         };
     }
     let fields = op.params.iter().map(|p| read_param(api, p));
@@ -219,19 +260,17 @@ fn params_part(api: &Api, op: &Operation, has_path: bool) -> TokenStream {
 }
 
 /// Whether the operation's parameter struct declares how each field is read
-/// (`params::declare!`, which prints `read`): when it has parameters and none has checks
-/// beyond its type (those are printed in the handler, between the reads and the first
-/// return, so that one 400 lists every problem).
+/// (`params::declare!`, which implements `params::Read`): when none of its parameters has
+/// checks beyond its type (those are printed in the handler, between the reads and the first
+/// return, so that one 400 lists every problem). A struct without fields is declared too.
 pub(super) fn params_declared(
     api: &Api,
     op: &Operation,
     validated: &std::collections::BTreeSet<String>,
 ) -> bool {
-    !op.params.is_empty()
-        && op
-            .params
-            .iter()
-            .all(|p| check_param(api, p, validated).is_none())
+    op.params
+        .iter()
+        .all(|p| check_param(api, p, validated).is_none())
 }
 
 /// A field's `#[param(…)]` in `params::declare!`: how it ends (`required`, `optional`,

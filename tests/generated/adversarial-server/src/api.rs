@@ -641,10 +641,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `builder` (`GET /ops/builder`): none yet; one the document adds becomes a field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct BuilderParams {}
+params::declare! {
+    /// Parameters of `builder` (`GET /ops/builder`): none yet; one the document adds becomes a
+    /// field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct BuilderParams {}
+}
+
 #[cfg(feature = "ops")]
 response::answers! {
     /// What `builder` answers: one variant per documented status, and
@@ -660,11 +664,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `for_server` (`GET /ops/for-server`): none yet; one the document adds becomes a
-/// field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ForServerParams {}
+params::declare! {
+    /// Parameters of `for_server` (`GET /ops/for-server`): none yet; one the document adds becomes
+    /// a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct ForServerParams {}
+}
+
 #[cfg(feature = "ops")]
 response::answers! {
     /// What `for_server` answers: one variant per documented status, and
@@ -680,10 +687,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `baseUrl` (`GET /ops/base-url`): none yet; one the document adds becomes a field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct BaseUrlParams {}
+params::declare! {
+    /// Parameters of `baseUrl` (`GET /ops/base-url`): none yet; one the document adds becomes a
+    /// field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct BaseUrlParams {}
+}
+
 #[cfg(feature = "ops")]
 response::answers! {
     /// What `baseUrl` answers: one variant per documented status, and
@@ -699,11 +710,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `lastRateLimit` (`GET /ops/last-rate-limit`): none yet; one the document adds
-/// becomes a field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct LastRateLimitParams {}
+params::declare! {
+    /// Parameters of `lastRateLimit` (`GET /ops/last-rate-limit`): none yet; one the document adds
+    /// becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct LastRateLimitParams {}
+}
+
 #[cfg(feature = "ops")]
 response::answers! {
     /// What `lastRateLimit` answers: one variant per documented status, and
@@ -719,10 +733,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `router` (`GET /ops/router`): none yet; one the document adds becomes a field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct RouterParams {}
+params::declare! {
+    /// Parameters of `router` (`GET /ops/router`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct RouterParams {}
+}
+
 #[cfg(feature = "ops")]
 response::answers! {
     /// What `router` answers: one variant per documented status, and
@@ -738,11 +755,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `rate_limit_policy` (`GET /ops/rate-limit-policy`): none yet; one the document
-/// adds becomes a field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct RateLimitPolicyParams {}
+params::declare! {
+    /// Parameters of `rate_limit_policy` (`GET /ops/rate-limit-policy`): none yet; one the document
+    /// adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct RateLimitPolicyParams {}
+}
+
 #[cfg(feature = "ops")]
 response::answers! {
     /// What `rate_limit_policy` answers: one variant per documented status, and
@@ -758,11 +778,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `serve_path` (`PUT /ops/serve-path`): none yet; one the document adds becomes a
-/// field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ServePathParams {}
+params::declare! {
+    /// Parameters of `serve_path` (`PUT /ops/serve-path`): none yet; one the document adds becomes
+    /// a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct ServePathParams {}
+}
+
 #[cfg(feature = "ops")]
 response::answers! {
     /// What `serve_path` answers: one variant per documented status, and
@@ -778,10 +801,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `api` (`GET /ops/api`): none yet; one the document adds becomes a field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ApiParams {}
+params::declare! {
+    /// Parameters of `api` (`GET /ops/api`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct ApiParams {}
+}
+
 #[cfg(feature = "ops")]
 response::answers! {
     /// What `api` answers: one variant per documented status, and
@@ -796,10 +822,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `config` (`GET /ops/config`): none yet; one the document adds becomes a field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ConfigParams {}
+params::declare! {
+    /// Parameters of `config` (`GET /ops/config`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct ConfigParams {}
+}
+
 #[cfg(feature = "ops")]
 response::answers! {
     /// What `config` answers: one variant per documented status, and
@@ -815,10 +844,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `routes` (`GET /ops/routes`): none yet; one the document adds becomes a field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct RoutesParams {}
+params::declare! {
+    /// Parameters of `routes` (`GET /ops/routes`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct RoutesParams {}
+}
+
 #[cfg(feature = "ops")]
 response::answers! {
     /// What `routes` answers: one variant per documented status, and
@@ -834,10 +866,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `type` (`DELETE /ops/type`): none yet; one the document adds becomes a field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct TypeParams {}
+params::declare! {
+    /// Parameters of `type` (`DELETE /ops/type`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct TypeParams {}
+}
+
 #[cfg(feature = "ops")]
 response::answers! {
     /// What `type` answers: one variant per documented status, and
@@ -852,10 +887,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `self` (`GET /ops/self`): none yet; one the document adds becomes a field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct SelfParams {}
+params::declare! {
+    /// Parameters of `self` (`GET /ops/self`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct SelfParams {}
+}
+
 #[cfg(feature = "ops")]
 response::answers! {
     /// What `self` answers: one variant per documented status, and
@@ -936,11 +974,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `getInternal` (`GET /ops/headers/internal`): none yet; one the document adds
-/// becomes a field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct GetInternalParams {}
+params::declare! {
+    /// Parameters of `getInternal` (`GET /ops/headers/internal`): none yet; one the document adds
+    /// becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct GetInternalParams {}
+}
+
 /// Headers of the `5XX` answer of `getInternal`.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -967,10 +1008,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `get` (`GET /ops/headers`): none yet; one the document adds becomes a field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct GetParams {}
+params::declare! {
+    /// Parameters of `get` (`GET /ops/headers`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct GetParams {}
+}
+
 /// Headers of the `500` answer of `get`.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -1081,10 +1125,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `1st` (`POST /ops/1st`): none yet; one the document adds becomes a field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct V1stParams {}
+params::declare! {
+    /// Parameters of `1st` (`POST /ops/1st`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct V1stParams {}
+}
+
 #[cfg(feature = "ops")]
 response::answers! {
     /// What `1st` answers: one variant per documented status, and
@@ -1099,11 +1146,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `new` (`POST /ops/conventions/new`): none yet; one the document adds becomes a
-/// field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct NewParams {}
+params::declare! {
+    /// Parameters of `new` (`POST /ops/conventions/new`): none yet; one the document adds becomes a
+    /// field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct NewParams {}
+}
+
 #[cfg(feature = "ops")]
 response::answers! {
     /// What `new` answers: one variant per documented status, and
@@ -1118,11 +1168,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `fromText` (`GET /ops/conventions/from`): none yet; one the document adds becomes
-/// a field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct FromTextParams {}
+params::declare! {
+    /// Parameters of `fromText` (`GET /ops/conventions/from`): none yet; one the document adds
+    /// becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct FromTextParams {}
+}
+
 #[cfg(feature = "ops")]
 response::answers! {
     /// What `fromText` answers: one variant per documented status, and
@@ -1138,11 +1191,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `intoPdf` (`GET /ops/conventions/into`): none yet; one the document adds becomes a
-/// field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct IntoPdfParams {}
+params::declare! {
+    /// Parameters of `intoPdf` (`GET /ops/conventions/into`): none yet; one the document adds
+    /// becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct IntoPdfParams {}
+}
+
 #[cfg(feature = "ops")]
 response::answers! {
     /// What `intoPdf` answers: one variant per documented status, and
@@ -1158,11 +1214,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `asJson` (`GET /ops/conventions/as`): none yet; one the document adds becomes a
-/// field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct AsJsonParams {}
+params::declare! {
+    /// Parameters of `asJson` (`GET /ops/conventions/as`): none yet; one the document adds becomes
+    /// a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct AsJsonParams {}
+}
+
 #[cfg(feature = "ops")]
 response::answers! {
     /// What `asJson` answers: one variant per documented status, and
@@ -1178,11 +1237,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `toCsv` (`GET /ops/conventions/to`): none yet; one the document adds becomes a
-/// field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ToCsvParams {}
+params::declare! {
+    /// Parameters of `toCsv` (`GET /ops/conventions/to`): none yet; one the document adds becomes a
+    /// field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct ToCsvParams {}
+}
+
 #[cfg(feature = "ops")]
 response::answers! {
     /// What `toCsv` answers: one variant per documented status, and
@@ -1197,11 +1259,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `toCsvMut` (`GET /ops/conventions/to-mut`): none yet; one the document adds
-/// becomes a field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ToCsvMutParams {}
+params::declare! {
+    /// Parameters of `toCsvMut` (`GET /ops/conventions/to-mut`): none yet; one the document adds
+    /// becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct ToCsvMutParams {}
+}
+
 #[cfg(feature = "ops")]
 response::answers! {
     /// What `toCsvMut` answers: one variant per documented status, and
@@ -1217,11 +1282,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `isReady` (`GET /ops/conventions/is`): none yet; one the document adds becomes a
-/// field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct IsReadyParams {}
+params::declare! {
+    /// Parameters of `isReady` (`GET /ops/conventions/is`): none yet; one the document adds becomes
+    /// a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct IsReadyParams {}
+}
+
 #[cfg(feature = "ops")]
 response::answers! {
     /// What `isReady` answers: one variant per documented status, and
@@ -1237,11 +1305,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `next` (`GET /ops/conventions/next`): none yet; one the document adds becomes a
-/// field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct NextParams {}
+params::declare! {
+    /// Parameters of `next` (`GET /ops/conventions/next`): none yet; one the document adds becomes
+    /// a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct NextParams {}
+}
+
 #[cfg(feature = "ops")]
 response::answers! {
     /// What `next` answers: one variant per documented status, and
@@ -1256,11 +1327,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `fromStr` (`GET /ops/conventions/from-str`): none yet; one the document adds
-/// becomes a field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct FromStrParams {}
+params::declare! {
+    /// Parameters of `fromStr` (`GET /ops/conventions/from-str`): none yet; one the document adds
+    /// becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct FromStrParams {}
+}
+
 #[cfg(feature = "ops")]
 response::answers! {
     /// What `fromStr` answers: one variant per documented status, and
@@ -1276,11 +1350,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `default` (`GET /ops/conventions/default`): none yet; one the document adds
-/// becomes a field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct DefaultParams {}
+params::declare! {
+    /// Parameters of `default` (`GET /ops/conventions/default`): none yet; one the document adds
+    /// becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct DefaultParams {}
+}
+
 #[cfg(feature = "ops")]
 response::answers! {
     /// What `default` answers: one variant per documented status, and
@@ -1296,11 +1373,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `from_iter` (`GET /ops/conventions/from-iter`): none yet; one the document adds
-/// becomes a field.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct FromIterParams {}
+params::declare! {
+    /// Parameters of `from_iter` (`GET /ops/conventions/from-iter`): none yet; one the document
+    /// adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct FromIterParams {}
+}
+
 #[cfg(feature = "ops")]
 response::answers! {
     /// What `from_iter` answers: one variant per documented status, and

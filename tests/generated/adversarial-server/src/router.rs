@@ -474,27 +474,19 @@ fn handle_path<A: AdversarialApi>(
     )
 }
 
-/// `GET /cli/{client}`: see [`AdversarialApi::cli_locals`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
+/// `GET /cli/{client}`: see [`AdversarialApi::cli_locals`]. Authorizes and reads the request, then
+/// calls the implementation.
 #[cfg(feature = "cli")]
 fn handle_cli_locals<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "cliLocals",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = {
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                CliLocalsParams::read(&raw)?
-            };
-            let ctx = RequestContext::new("cliLocals", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::cli_locals(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
@@ -650,374 +642,304 @@ fn handle_handle_error_2<A: AdversarialApi>(
     )
 }
 
-/// `GET /ops/builder`: see [`AdversarialApi::builder_2`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /ops/builder`: see [`AdversarialApi::builder_2`]. Authorizes and reads the request, then
+/// calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_builder_2<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "builder",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = BuilderParams {};
-            let ctx = RequestContext::new("builder", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::builder_2(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /ops/for-server`: see [`AdversarialApi::for_server_2`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
+/// `GET /ops/for-server`: see [`AdversarialApi::for_server_2`]. Authorizes and reads the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_for_server_2<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "for_server",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = ForServerParams {};
-            let ctx = RequestContext::new("for_server", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::for_server_2(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /ops/base-url`: see [`AdversarialApi::base_url_2`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
+/// `GET /ops/base-url`: see [`AdversarialApi::base_url_2`]. Authorizes and reads the request, then
+/// calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_base_url_2<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "baseUrl",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = BaseUrlParams {};
-            let ctx = RequestContext::new("baseUrl", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::base_url_2(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /ops/last-rate-limit`: see [`AdversarialApi::last_rate_limit_2`]. Authorizes, reads and
-/// checks the request, then calls the implementation.
+/// `GET /ops/last-rate-limit`: see [`AdversarialApi::last_rate_limit_2`]. Authorizes and reads the
+/// request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_last_rate_limit_2<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "lastRateLimit",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = LastRateLimitParams {};
-            let ctx = RequestContext::new("lastRateLimit", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::last_rate_limit_2(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /ops/router`: see [`AdversarialApi::router`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /ops/router`: see [`AdversarialApi::router`]. Authorizes and reads the request, then calls
+/// the implementation.
 #[cfg(feature = "ops")]
 fn handle_router<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "router",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = RouterParams {};
-            let ctx = RequestContext::new("router", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::router(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /ops/rate-limit-policy`: see [`AdversarialApi::rate_limit_policy`]. Authorizes, reads and
-/// checks the request, then calls the implementation.
+/// `GET /ops/rate-limit-policy`: see [`AdversarialApi::rate_limit_policy`]. Authorizes and reads
+/// the request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_rate_limit_policy<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "rate_limit_policy",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = RateLimitPolicyParams {};
-            let ctx = RequestContext::new("rate_limit_policy", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::rate_limit_policy(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `PUT /ops/serve-path`: see [`AdversarialApi::serve_path`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
+/// `PUT /ops/serve-path`: see [`AdversarialApi::serve_path`]. Authorizes and reads the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_serve_path<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "serve_path",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = ServePathParams {};
-            let ctx = RequestContext::new("serve_path", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::serve_path(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /ops/api`: see [`AdversarialApi::api`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
+/// `GET /ops/api`: see [`AdversarialApi::api`]. Authorizes and reads the request, then calls the
+/// implementation.
 #[cfg(feature = "ops")]
 fn handle_api<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "api",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = ApiParams {};
-            let ctx = RequestContext::new("api", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::api(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /ops/config`: see [`AdversarialApi::config`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /ops/config`: see [`AdversarialApi::config`]. Authorizes and reads the request, then calls
+/// the implementation.
 #[cfg(feature = "ops")]
 fn handle_config<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "config",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = ConfigParams {};
-            let ctx = RequestContext::new("config", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::config(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /ops/routes`: see [`AdversarialApi::routes`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /ops/routes`: see [`AdversarialApi::routes`]. Authorizes and reads the request, then calls
+/// the implementation.
 #[cfg(feature = "ops")]
 fn handle_routes<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "routes",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = RoutesParams {};
-            let ctx = RequestContext::new("routes", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::routes(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `DELETE /ops/type`: see [`AdversarialApi::type`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
+/// `DELETE /ops/type`: see [`AdversarialApi::type`]. Authorizes and reads the request, then calls
+/// the implementation.
 #[cfg(feature = "ops")]
 fn handle_type<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "type",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = TypeParams {};
-            let ctx = RequestContext::new("type", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::r#type(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /ops/self`: see [`AdversarialApi::self_`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
+/// `GET /ops/self`: see [`AdversarialApi::self_`]. Authorizes and reads the request, then calls the
+/// implementation.
 #[cfg(feature = "ops")]
 fn handle_self_<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "self",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = SelfParams {};
-            let ctx = RequestContext::new("self", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::self_(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /ops/super/{super}`: see [`AdversarialApi::super_`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
+/// `GET /ops/super/{super}`: see [`AdversarialApi::super_`]. Authorizes and reads the request, then
+/// calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_super_<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "super",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = {
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                SuperParams::read(&raw)?
-            };
-            let ctx = RequestContext::new("super", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::super_(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /ops/kinds`: see [`AdversarialApi::result`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
+/// `GET /ops/kinds`: see [`AdversarialApi::result`]. Authorizes and reads the request, then calls
+/// the implementation.
 #[cfg(feature = "ops")]
 fn handle_result<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "Result",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = ResultParams::read(
-                &RawParams::from_parts(&parts, PathParams::none()),
-            )?;
-            let ctx = RequestContext::new("Result", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::result(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /ops/headers/internal`: see [`AdversarialApi::get_internal`]. Authorizes, reads and checks
-/// the request, then calls the implementation.
+/// `GET /ops/headers/internal`: see [`AdversarialApi::get_internal`]. Authorizes and reads the
+/// request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_get_internal<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "getInternal",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = GetInternalParams {};
-            let ctx = RequestContext::new("getInternal", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::get_internal(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /ops/headers`: see [`AdversarialApi::get`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
+/// `GET /ops/headers`: see [`AdversarialApi::get`]. Authorizes and reads the request, then calls
+/// the implementation.
 #[cfg(feature = "ops")]
 fn handle_get<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "get",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = GetParams {};
-            let ctx = RequestContext::new("get", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::get(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
@@ -1040,7 +962,7 @@ fn handle_placeholders<A: AdversarialApi>(
                 parts.extensions.get(),
                 &[&["build"], &["timeout"]],
             )?;
-            let params = PlaceholdersParams::read(
+            let params = params::read(
                 &RawParams::from_parts(&parts, PathParams::none()),
             )?;
             let body = body::read_json::<
@@ -1103,25 +1025,19 @@ fn handle_braces<A: AdversarialApi>(
     )
 }
 
-/// `GET /ops/clone`: see [`AdversarialApi::clone`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
+/// `GET /ops/clone`: see [`AdversarialApi::clone`]. Authorizes and reads the request, then calls
+/// the implementation.
 #[cfg(feature = "ops")]
 fn handle_clone<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "clone",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = CloneParams::read(
-                &RawParams::from_parts(&parts, PathParams::none()),
-            )?;
-            let ctx = RequestContext::new("clone", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::clone(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
@@ -1168,253 +1084,209 @@ fn handle_1st<A: AdversarialApi>(
     )
 }
 
-/// `POST /ops/conventions/new`: see [`AdversarialApi::new`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
+/// `POST /ops/conventions/new`: see [`AdversarialApi::new`]. Authorizes and reads the request, then
+/// calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_new<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "new",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = NewParams {};
-            let ctx = RequestContext::new("new", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::new(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /ops/conventions/from`: see [`AdversarialApi::from_text`]. Authorizes, reads and checks the
+/// `GET /ops/conventions/from`: see [`AdversarialApi::from_text`]. Authorizes and reads the
 /// request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_from_text<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "fromText",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = FromTextParams {};
-            let ctx = RequestContext::new("fromText", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::from_text(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /ops/conventions/into`: see [`AdversarialApi::into_pdf`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
+/// `GET /ops/conventions/into`: see [`AdversarialApi::into_pdf`]. Authorizes and reads the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_into_pdf<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "intoPdf",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = IntoPdfParams {};
-            let ctx = RequestContext::new("intoPdf", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::into_pdf(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /ops/conventions/as`: see [`AdversarialApi::as_json`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
+/// `GET /ops/conventions/as`: see [`AdversarialApi::as_json`]. Authorizes and reads the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_as_json<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "asJson",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = AsJsonParams {};
-            let ctx = RequestContext::new("asJson", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::as_json(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /ops/conventions/to`: see [`AdversarialApi::to_csv`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
+/// `GET /ops/conventions/to`: see [`AdversarialApi::to_csv`]. Authorizes and reads the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_to_csv<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "toCsv",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = ToCsvParams {};
-            let ctx = RequestContext::new("toCsv", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::to_csv(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /ops/conventions/to-mut`: see [`AdversarialApi::to_csv_mut`]. Authorizes, reads and checks
-/// the request, then calls the implementation.
+/// `GET /ops/conventions/to-mut`: see [`AdversarialApi::to_csv_mut`]. Authorizes and reads the
+/// request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_to_csv_mut<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "toCsvMut",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = ToCsvMutParams {};
-            let ctx = RequestContext::new("toCsvMut", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::to_csv_mut(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /ops/conventions/is`: see [`AdversarialApi::is_ready`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
+/// `GET /ops/conventions/is`: see [`AdversarialApi::is_ready`]. Authorizes and reads the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_is_ready<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "isReady",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = IsReadyParams {};
-            let ctx = RequestContext::new("isReady", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::is_ready(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /ops/conventions/next`: see [`AdversarialApi::next`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
+/// `GET /ops/conventions/next`: see [`AdversarialApi::next`]. Authorizes and reads the request,
+/// then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_next<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "next",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = NextParams {};
-            let ctx = RequestContext::new("next", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::next(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /ops/conventions/from-str`: see [`AdversarialApi::from_str`]. Authorizes, reads and checks
-/// the request, then calls the implementation.
+/// `GET /ops/conventions/from-str`: see [`AdversarialApi::from_str`]. Authorizes and reads the
+/// request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_from_str<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "fromStr",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = FromStrParams {};
-            let ctx = RequestContext::new("fromStr", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::from_str(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /ops/conventions/default`: see [`AdversarialApi::default`]. Authorizes, reads and checks
-/// the request, then calls the implementation.
+/// `GET /ops/conventions/default`: see [`AdversarialApi::default`]. Authorizes and reads the
+/// request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_default<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "default",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = DefaultParams {};
-            let ctx = RequestContext::new("default", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::default(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /ops/conventions/from-iter`: see [`AdversarialApi::from_iter`]. Authorizes, reads and
-/// checks the request, then calls the implementation.
+/// `GET /ops/conventions/from-iter`: see [`AdversarialApi::from_iter`]. Authorizes and reads the
+/// request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_from_iter<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "from_iter",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = FromIterParams {};
-            let ctx = RequestContext::new("from_iter", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::from_iter(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },

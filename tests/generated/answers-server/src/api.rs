@@ -315,11 +315,14 @@ pub trait AnswersApi: Send + Sync + 'static {
     }
 }
 
-/// Parameters of `getCurrentOwner` (`GET /owners/current`): none yet; one the document adds becomes
-/// a field.
 #[cfg(feature = "owners")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct GetCurrentOwnerParams {}
+params::declare! {
+    /// Parameters of `getCurrentOwner` (`GET /owners/current`): none yet; one the document adds
+    /// becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct GetCurrentOwnerParams {}
+}
+
 #[cfg(feature = "owners")]
 response::answers! {
     /// What `getCurrentOwner` answers: one variant per documented status, and
@@ -335,10 +338,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `listOwners` (`GET /owners`): none yet; one the document adds becomes a field.
 #[cfg(feature = "owners")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ListOwnersParams {}
+params::declare! {
+    /// Parameters of `listOwners` (`GET /owners`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct ListOwnersParams {}
+}
+
 #[cfg(feature = "owners")]
 response::answers! {
     /// What `listOwners` answers: one variant per documented status, and
@@ -380,10 +386,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `getLateness` (`GET /lateness`): none yet; one the document adds becomes a field.
 #[cfg(feature = "lateness")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct GetLatenessParams {}
+params::declare! {
+    /// Parameters of `getLateness` (`GET /lateness`): none yet; one the document adds becomes a
+    /// field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct GetLatenessParams {}
+}
+
 #[cfg(feature = "lateness")]
 response::answers! {
     /// What `getLateness` answers: one variant per documented status, and
@@ -399,10 +409,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `hold` (`POST /hold`): none yet; one the document adds becomes a field.
 #[cfg(feature = "hold")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct HoldParams {}
+params::declare! {
+    /// Parameters of `hold` (`POST /hold`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct HoldParams {}
+}
+
 #[cfg(feature = "hold")]
 response::answers! {
     /// What `hold` answers: one variant per documented status, and
@@ -417,10 +430,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `getReport` (`GET /report`): none yet; one the document adds becomes a field.
 #[cfg(feature = "report")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct GetReportParams {}
+params::declare! {
+    /// Parameters of `getReport` (`GET /report`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct GetReportParams {}
+}
+
 #[cfg(feature = "report")]
 response::answers! {
     /// What `getReport` answers: one variant per documented status, and
@@ -439,10 +455,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `getProfile` (`GET /profile`): none yet; one the document adds becomes a field.
 #[cfg(feature = "profile")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct GetProfileParams {}
+params::declare! {
+    /// Parameters of `getProfile` (`GET /profile`): none yet; one the document adds becomes a
+    /// field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct GetProfileParams {}
+}
+
 #[cfg(feature = "profile")]
 response::answers! {
     /// What `getProfile` answers: one variant per documented status, and
@@ -458,10 +478,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `getMotd` (`GET /motd`): none yet; one the document adds becomes a field.
 #[cfg(feature = "motd")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct GetMotdParams {}
+params::declare! {
+    /// Parameters of `getMotd` (`GET /motd`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct GetMotdParams {}
+}
+
 #[cfg(feature = "motd")]
 response::answers! {
     /// What `getMotd` answers: one variant per documented status, and
@@ -477,10 +500,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `listToolCalls` (`GET /calls`): none yet; one the document adds becomes a field.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ListToolCallsParams {}
+params::declare! {
+    /// Parameters of `listToolCalls` (`GET /calls`): none yet; one the document adds becomes a
+    /// field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct ListToolCallsParams {}
+}
+
 #[cfg(feature = "calls")]
 response::answers! {
     /// What `listToolCalls` answers: one variant per documented status, and
@@ -525,10 +552,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `openSocket` (`GET /socket`): none yet; one the document adds becomes a field.
 #[cfg(feature = "socket")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct OpenSocketParams {}
+params::declare! {
+    /// Parameters of `openSocket` (`GET /socket`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct OpenSocketParams {}
+}
+
 #[cfg(feature = "socket")]
 response::answers! {
     /// What `openSocket` answers: one variant per documented status, and
@@ -654,10 +684,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `addAsset` (`POST /assets`): none yet; one the document adds becomes a field.
 #[cfg(feature = "assets")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct AddAssetParams {}
+params::declare! {
+    /// Parameters of `addAsset` (`POST /assets`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct AddAssetParams {}
+}
+
 #[cfg(feature = "assets")]
 response::answers! {
     /// What `addAsset` answers: one variant per documented status, and
@@ -673,10 +706,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `addNote` (`POST /notes`): none yet; one the document adds becomes a field.
 #[cfg(feature = "notes")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct AddNoteParams {}
+params::declare! {
+    /// Parameters of `addNote` (`POST /notes`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct AddNoteParams {}
+}
+
 #[cfg(feature = "notes")]
 response::answers! {
     /// What `addNote` answers: one variant per documented status, and
@@ -692,10 +728,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `addAlbum` (`POST /albums`): none yet; one the document adds becomes a field.
 #[cfg(feature = "albums")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct AddAlbumParams {}
+params::declare! {
+    /// Parameters of `addAlbum` (`POST /albums`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct AddAlbumParams {}
+}
+
 #[cfg(feature = "albums")]
 response::answers! {
     /// What `addAlbum` answers: one variant per documented status, and
@@ -711,10 +750,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `addPoster` (`POST /posters`): none yet; one the document adds becomes a field.
 #[cfg(feature = "posters")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct AddPosterParams {}
+params::declare! {
+    /// Parameters of `addPoster` (`POST /posters`): none yet; one the document adds becomes a
+    /// field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct AddPosterParams {}
+}
+
 #[cfg(feature = "posters")]
 response::answers! {
     /// What `addPoster` answers: one variant per documented status, and

@@ -257,206 +257,190 @@ pub async fn test_server<A: AnswersApi>(
     TestServer::start(app, &config, &base).await
 }
 
-/// `GET /owners/current`: see [`AnswersApi::get_current_owner`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
+/// `GET /owners/current`: see [`AnswersApi::get_current_owner`]. Authorizes and reads the request,
+/// then calls the implementation.
 #[cfg(feature = "owners")]
 fn handle_get_current_owner<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "getCurrentOwner",
+        &[&["basic"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-            let params = GetCurrentOwnerParams {};
-            let ctx = RequestContext::new("getCurrentOwner", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::get_current_owner(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /owners`: see [`AnswersApi::list_owners`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
+/// `GET /owners`: see [`AnswersApi::list_owners`]. Authorizes and reads the request, then calls the
+/// implementation.
 #[cfg(feature = "owners")]
 fn handle_list_owners<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "listOwners",
+        &[&["basic"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-            let params = ListOwnersParams {};
-            let ctx = RequestContext::new("listOwners", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::list_owners(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `DELETE /owners/{id}`: see [`AnswersApi::delete_owner`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
+/// `DELETE /owners/{id}`: see [`AnswersApi::delete_owner`]. Authorizes and reads the request, then
+/// calls the implementation.
 #[cfg(feature = "owners")]
 fn handle_delete_owner<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "deleteOwner",
+        &[&["basic"]],
         api,
         request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-            let params = {
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                DeleteOwnerParams::read(&raw)?
-            };
-            let ctx = RequestContext::new("deleteOwner", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::delete_owner(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /lateness`: see [`AnswersApi::get_lateness`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /lateness`: see [`AnswersApi::get_lateness`]. Authorizes and reads the request, then calls
+/// the implementation.
 #[cfg(feature = "lateness")]
 fn handle_get_lateness<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "getLateness",
+        &[&["basic"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-            let params = GetLatenessParams {};
-            let ctx = RequestContext::new("getLateness", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::get_lateness(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `POST /hold`: see [`AnswersApi::hold`]. Authorizes, reads and checks the request, then calls the
+/// `POST /hold`: see [`AnswersApi::hold`]. Authorizes and reads the request, then calls the
 /// implementation.
 #[cfg(feature = "hold")]
 fn handle_hold<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "hold",
+        &[&["basic"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-            let params = HoldParams {};
-            let ctx = RequestContext::new("hold", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::hold(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /report`: see [`AnswersApi::get_report`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
+/// `GET /report`: see [`AnswersApi::get_report`]. Authorizes and reads the request, then calls the
+/// implementation.
 #[cfg(feature = "report")]
 fn handle_get_report<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "getReport",
+        &[&["basic"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-            let params = GetReportParams {};
-            let ctx = RequestContext::new("getReport", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::get_report(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /profile`: see [`AnswersApi::get_profile`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
+/// `GET /profile`: see [`AnswersApi::get_profile`]. Authorizes and reads the request, then calls
+/// the implementation.
 #[cfg(feature = "profile")]
 fn handle_get_profile<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "getProfile",
+        &[&["basic"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-            let params = GetProfileParams {};
-            let ctx = RequestContext::new("getProfile", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::get_profile(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /motd`: see [`AnswersApi::get_motd`]. Authorizes, reads and checks the request, then calls
-/// the implementation.
+/// `GET /motd`: see [`AnswersApi::get_motd`]. Authorizes and reads the request, then calls the
+/// implementation.
 #[cfg(feature = "motd")]
 fn handle_get_motd<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "getMotd",
+        &[&["basic"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-            let params = GetMotdParams {};
-            let ctx = RequestContext::new("getMotd", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::get_motd(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /calls`: see [`AnswersApi::list_tool_calls`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /calls`: see [`AnswersApi::list_tool_calls`]. Authorizes and reads the request, then calls
+/// the implementation.
 #[cfg(feature = "calls")]
 fn handle_list_tool_calls<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "listToolCalls",
+        &[&["basic"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-            let params = ListToolCallsParams {};
-            let ctx = RequestContext::new("listToolCalls", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::list_tool_calls(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /speech`: see [`AnswersApi::get_speech`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
+/// `GET /speech`: see [`AnswersApi::get_speech`]. Authorizes and reads the request, then calls the
+/// implementation.
 #[cfg(feature = "speech")]
 fn handle_get_speech<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "getSpeech",
+        &[&["basic"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-            let params = GetSpeechParams::read(
-                &RawParams::from_parts(&parts, PathParams::none()),
-            )?;
-            let ctx = RequestContext::new("getSpeech", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::get_speech(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
@@ -484,24 +468,19 @@ fn handle_open_socket<A: AnswersApi>(
     )
 }
 
-/// `GET /documents/{id}`: see [`AnswersApi::get_document`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
+/// `GET /documents/{id}`: see [`AnswersApi::get_document`]. Authorizes and reads the request, then
+/// calls the implementation.
 #[cfg(feature = "documents")]
 fn handle_get_document<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "getDocument",
+        &[&["basic"]],
         api,
         request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-            let params = {
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                GetDocumentParams::read(&raw)?
-            };
-            let ctx = RequestContext::new("getDocument", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::get_document(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
@@ -520,7 +499,7 @@ fn handle_check_token<A: AnswersApi>(
         request,
         |api, body_limit, parts, body| async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = CheckTokenParams::read(
+            let params = params::read(
                 &RawParams::from_parts(&parts, PathParams::none()),
             )?;
             let body = body::read_json::<
@@ -552,7 +531,7 @@ fn handle_put_blob<A: AnswersApi>(
             let params = {
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                PutBlobParams::read(&raw)?
+                params::read(&raw)?
             };
             let body = body::read_bytes(
                     &parts,
@@ -588,7 +567,7 @@ fn handle_put_image<A: AnswersApi>(
             let params = {
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                PutImageParams::read(&raw)?
+                params::read(&raw)?
             };
             let body = body::read_bytes_among(
                     &parts,

@@ -24,6 +24,7 @@
 //! The [`ConstructsApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
+use crate::runtime::params;
 use crate::runtime::response;
 use std::future::Future;
 use crate::runtime::context::RequestContext;
@@ -254,10 +255,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `post_forms` (`POST /forms`): none yet; one the document adds becomes a field.
 #[cfg(feature = "forms")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct PostFormsParams {}
+params::declare! {
+    /// Parameters of `post_forms` (`POST /forms`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct PostFormsParams {}
+}
+
 #[cfg(feature = "forms")]
 response::answers! {
     /// What `post_forms` answers: one variant per documented status, and
@@ -273,10 +277,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `addDish` (`POST /dishes`): none yet; one the document adds becomes a field.
 #[cfg(feature = "dishes")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct AddDishParams {}
+params::declare! {
+    /// Parameters of `addDish` (`POST /dishes`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct AddDishParams {}
+}
+
 #[cfg(feature = "dishes")]
 response::answers! {
     /// What `addDish` answers: one variant per documented status, and
@@ -292,10 +299,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `putRawNote` (`PUT /raw-notes`): none yet; one the document adds becomes a field.
 #[cfg(feature = "raw-notes")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct PutRawNoteParams {}
+params::declare! {
+    /// Parameters of `putRawNote` (`PUT /raw-notes`): none yet; one the document adds becomes a
+    /// field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct PutRawNoteParams {}
+}
+
 #[cfg(feature = "raw-notes")]
 response::answers! {
     /// What `putRawNote` answers: one variant per documented status, and
@@ -311,10 +322,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `createVideo` (`POST /videos`): none yet; one the document adds becomes a field.
 #[cfg(feature = "videos")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct CreateVideoParams {}
+params::declare! {
+    /// Parameters of `createVideo` (`POST /videos`): none yet; one the document adds becomes a
+    /// field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct CreateVideoParams {}
+}
+
 #[cfg(feature = "videos")]
 response::answers! {
     /// What `createVideo` answers: one variant per documented status, and
@@ -330,10 +345,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `upload` (`POST /uploads`): none yet; one the document adds becomes a field.
 #[cfg(feature = "uploads")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct UploadParams {}
+params::declare! {
+    /// Parameters of `upload` (`POST /uploads`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct UploadParams {}
+}
+
 #[cfg(feature = "uploads")]
 response::answers! {
     /// What `upload` answers: one variant per documented status, and
@@ -349,10 +367,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `put_blobs` (`PUT /blobs`): none yet; one the document adds becomes a field.
 #[cfg(feature = "blobs")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct PutBlobsParams {}
+params::declare! {
+    /// Parameters of `put_blobs` (`PUT /blobs`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct PutBlobsParams {}
+}
+
 #[cfg(feature = "blobs")]
 response::answers! {
     /// What `put_blobs` answers: one variant per documented status, and
@@ -368,10 +389,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `post_notes` (`POST /notes`): none yet; one the document adds becomes a field.
 #[cfg(feature = "notes")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct PostNotesParams {}
+params::declare! {
+    /// Parameters of `post_notes` (`POST /notes`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct PostNotesParams {}
+}
+
 #[cfg(feature = "notes")]
 response::answers! {
     /// What `post_notes` answers: one variant per documented status, and
@@ -413,10 +437,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `get_things` (`GET /things`): none yet; one the document adds becomes a field.
 #[cfg(feature = "things")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct GetThingsParams {}
+params::declare! {
+    /// Parameters of `get_things` (`GET /things`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct GetThingsParams {}
+}
+
 #[cfg(feature = "things")]
 response::answers! {
     /// What `get_things` answers: one variant per documented status, and
@@ -463,10 +490,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `echoChoices` (`POST /choices`): none yet; one the document adds becomes a field.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct EchoChoicesParams {}
+params::declare! {
+    /// Parameters of `echoChoices` (`POST /choices`): none yet; one the document adds becomes a
+    /// field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct EchoChoicesParams {}
+}
+
 #[cfg(feature = "choices")]
 response::answers! {
     /// What `echoChoices` answers: one variant per documented status, and

@@ -625,20 +625,19 @@ fn handle_list_tagged<A: ConstructsApi>(
     )
 }
 
-/// `GET /things`: see [`ConstructsApi::get_things`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
+/// `GET /things`: see [`ConstructsApi::get_things`]. Authorizes and reads the request, then calls
+/// the implementation.
 #[cfg(feature = "things")]
 fn handle_get_things<A: ConstructsApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "get_things",
+        &[],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = GetThingsParams {};
-            let ctx = RequestContext::new("get_things", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::get_things(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },

@@ -86,10 +86,14 @@ pub trait FormatsApi: Send + Sync + 'static {
     }
 }
 
-/// Parameters of `putHeldAmount` (`PUT /amounts`): none yet; one the document adds becomes a field.
 #[cfg(feature = "amounts")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct PutHeldAmountParams {}
+params::declare! {
+    /// Parameters of `putHeldAmount` (`PUT /amounts`): none yet; one the document adds becomes a
+    /// field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct PutHeldAmountParams {}
+}
+
 #[cfg(feature = "amounts")]
 response::answers! {
     /// What `putHeldAmount` answers: one variant per documented status, and

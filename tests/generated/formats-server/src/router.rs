@@ -281,7 +281,7 @@ fn handle_put_event<A: FormatsApi>(
             let params = {
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                PutEventParams::read(&raw)?
+                params::read(&raw)?
             };
             let body = body::read_json::<types::Event>(&parts, body, body_limit, true)
                 .await?;

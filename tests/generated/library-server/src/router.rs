@@ -202,54 +202,38 @@ fn handle_search_books<A: LendingLibraryApi>(
     )
 }
 
-/// `GET /books/{isbn}`: see [`LendingLibraryApi::get_books_isbn`]. Authorizes, reads and checks the
+/// `GET /books/{isbn}`: see [`LendingLibraryApi::get_books_isbn`]. Authorizes and reads the
 /// request, then calls the implementation.
 #[cfg(feature = "books")]
 fn handle_get_books_isbn<A: LendingLibraryApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "get_books_isbn",
+        &[&["libraryKey"]],
         api,
         request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["libraryKey"]],
-            )?;
-            let params = {
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                GetBooksIsbnParams::read(&raw)?
-            };
-            let ctx = RequestContext::new("get_books_isbn", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::get_books_isbn(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `DELETE /books/{isbn}`: see [`LendingLibraryApi::withdraw_book`]. Authorizes, reads and checks
-/// the request, then calls the implementation.
+/// `DELETE /books/{isbn}`: see [`LendingLibraryApi::withdraw_book`]. Authorizes and reads the
+/// request, then calls the implementation.
 #[cfg(feature = "books")]
 fn handle_withdraw_book<A: LendingLibraryApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "withdrawBook",
+        &[&["libraryKey"]],
         api,
         request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["libraryKey"]],
-            )?;
-            let params = {
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                WithdrawBookParams::read(&raw)?
-            };
-            let ctx = RequestContext::new("withdrawBook", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::withdraw_book(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },

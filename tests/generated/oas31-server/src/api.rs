@@ -25,6 +25,7 @@
 //! The [`Oas31Api`] trait and the inputs and responses of each operation.
 
 use crate::types;
+use crate::runtime::params;
 use crate::runtime::response;
 use std::future::Future;
 use crate::runtime::context::RequestContext;
@@ -266,10 +267,14 @@ pub trait Oas31Api: Send + Sync + 'static {
     }
 }
 
-/// Parameters of `addRecord` (`POST /records`): none yet; one the document adds becomes a field.
 #[cfg(feature = "records")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct AddRecordParams {}
+params::declare! {
+    /// Parameters of `addRecord` (`POST /records`): none yet; one the document adds becomes a
+    /// field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct AddRecordParams {}
+}
+
 #[cfg(feature = "records")]
 response::answers! {
     /// What `addRecord` answers: one variant per documented status, and
@@ -288,10 +293,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `putLabels` (`PUT /labels`): none yet; one the document adds becomes a field.
 #[cfg(feature = "labels")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct PutLabelsParams {}
+params::declare! {
+    /// Parameters of `putLabels` (`PUT /labels`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct PutLabelsParams {}
+}
+
 #[cfg(feature = "labels")]
 response::answers! {
     /// What `putLabels` answers: one variant per documented status, and
@@ -310,11 +318,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `addShipment` (`POST /shipments`): none yet; one the document adds becomes a
-/// field.
 #[cfg(feature = "shipments")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct AddShipmentParams {}
+params::declare! {
+    /// Parameters of `addShipment` (`POST /shipments`): none yet; one the document adds becomes a
+    /// field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct AddShipmentParams {}
+}
+
 #[cfg(feature = "shipments")]
 response::answers! {
     /// What `addShipment` answers: one variant per documented status, and
@@ -333,10 +344,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `addGate` (`POST /gates`): none yet; one the document adds becomes a field.
 #[cfg(feature = "gates")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct AddGateParams {}
+params::declare! {
+    /// Parameters of `addGate` (`POST /gates`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct AddGateParams {}
+}
+
 #[cfg(feature = "gates")]
 response::answers! {
     /// What `addGate` answers: one variant per documented status, and
@@ -412,11 +426,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `addGateNote` (`POST /gate-notes`): none yet; one the document adds becomes a
-/// field.
 #[cfg(feature = "gate-notes")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct AddGateNoteParams {}
+params::declare! {
+    /// Parameters of `addGateNote` (`POST /gate-notes`): none yet; one the document adds becomes a
+    /// field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct AddGateNoteParams {}
+}
+
 #[cfg(feature = "gate-notes")]
 response::answers! {
     /// What `addGateNote` answers: one variant per documented status, and
@@ -435,11 +452,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `addGatePhoto` (`POST /gate-photos`): none yet; one the document adds becomes a
-/// field.
 #[cfg(feature = "gate-photos")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct AddGatePhotoParams {}
+params::declare! {
+    /// Parameters of `addGatePhoto` (`POST /gate-photos`): none yet; one the document adds becomes
+    /// a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct AddGatePhotoParams {}
+}
+
 #[cfg(feature = "gate-photos")]
 response::answers! {
     /// What `addGatePhoto` answers: one variant per documented status, and
@@ -458,11 +478,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `addGateVisit` (`POST /gate-visits`): none yet; one the document adds becomes a
-/// field.
 #[cfg(feature = "gate-visits")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct AddGateVisitParams {}
+params::declare! {
+    /// Parameters of `addGateVisit` (`POST /gate-visits`): none yet; one the document adds becomes
+    /// a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct AddGateVisitParams {}
+}
+
 #[cfg(feature = "gate-visits")]
 response::answers! {
     /// What `addGateVisit` answers: one variant per documented status, and
@@ -508,10 +531,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `putCommands` (`PUT /commands`): none yet; one the document adds becomes a field.
 #[cfg(feature = "commands")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct PutCommandsParams {}
+params::declare! {
+    /// Parameters of `putCommands` (`PUT /commands`): none yet; one the document adds becomes a
+    /// field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct PutCommandsParams {}
+}
+
 #[cfg(feature = "commands")]
 response::answers! {
     /// What `putCommands` answers: one variant per documented status, and
@@ -530,11 +557,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `requestReviews` (`POST /reviews`): none yet; one the document adds becomes a
-/// field.
 #[cfg(feature = "reviews")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct RequestReviewsParams {}
+params::declare! {
+    /// Parameters of `requestReviews` (`POST /reviews`): none yet; one the document adds becomes a
+    /// field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct RequestReviewsParams {}
+}
+
 #[cfg(feature = "reviews")]
 response::answers! {
     /// What `requestReviews` answers: one variant per documented status, and
@@ -553,11 +583,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `editGistFile` (`PATCH /gist-files`): none yet; one the document adds becomes a
-/// field.
 #[cfg(feature = "gist-files")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct EditGistFileParams {}
+params::declare! {
+    /// Parameters of `editGistFile` (`PATCH /gist-files`): none yet; one the document adds becomes
+    /// a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct EditGistFileParams {}
+}
+
 #[cfg(feature = "gist-files")]
 response::answers! {
     /// What `editGistFile` answers: one variant per documented status, and
@@ -576,11 +609,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `addImageRef` (`POST /image-refs`): none yet; one the document adds becomes a
-/// field.
 #[cfg(feature = "image-refs")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct AddImageRefParams {}
+params::declare! {
+    /// Parameters of `addImageRef` (`POST /image-refs`): none yet; one the document adds becomes a
+    /// field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct AddImageRefParams {}
+}
+
 #[cfg(feature = "image-refs")]
 response::answers! {
     /// What `addImageRef` answers: one variant per documented status, and
@@ -599,11 +635,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `putModeration` (`PUT /moderation`): none yet; one the document adds becomes a
-/// field.
 #[cfg(feature = "moderation")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct PutModerationParams {}
+params::declare! {
+    /// Parameters of `putModeration` (`PUT /moderation`): none yet; one the document adds becomes a
+    /// field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct PutModerationParams {}
+}
+
 #[cfg(feature = "moderation")]
 response::answers! {
     /// What `putModeration` answers: one variant per documented status, and

@@ -222,10 +222,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `searchTicks` (`QUERY /ticks`): none yet; one the document adds becomes a field.
 #[cfg(feature = "ticks")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct SearchTicksParams {}
+params::declare! {
+    /// Parameters of `searchTicks` (`QUERY /ticks`): none yet; one the document adds becomes a
+    /// field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct SearchTicksParams {}
+}
+
 #[cfg(feature = "ticks")]
 response::answers! {
     /// What `searchTicks` answers: one variant per documented status, and
@@ -279,11 +283,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `findTicks` (`GET /ticks/search`): none yet; one the document adds becomes a
-/// field.
 #[cfg(feature = "ticks")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct FindTicksParams {}
+params::declare! {
+    /// Parameters of `findTicks` (`GET /ticks/search`): none yet; one the document adds becomes a
+    /// field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct FindTicksParams {}
+}
+
 #[cfg(feature = "ticks")]
 response::answers! {
     /// What `findTicks` answers: one variant per documented status, and
@@ -308,11 +315,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `selectTicks` (`GET /ticks/select`): none yet; one the document adds becomes a
-/// field.
 #[cfg(feature = "ticks")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct SelectTicksParams {}
+params::declare! {
+    /// Parameters of `selectTicks` (`GET /ticks/select`): none yet; one the document adds becomes a
+    /// field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct SelectTicksParams {}
+}
+
 #[cfg(feature = "ticks")]
 response::answers! {
     /// What `selectTicks` answers: one variant per documented status, and
@@ -337,11 +347,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `watchMessages` (`GET /messages`): none yet; one the document adds becomes a
-/// field.
 #[cfg(feature = "messages")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct WatchMessagesParams {}
+params::declare! {
+    /// Parameters of `watchMessages` (`GET /messages`): none yet; one the document adds becomes a
+    /// field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct WatchMessagesParams {}
+}
+
 #[cfg(feature = "messages")]
 response::answers! {
     /// What `watchMessages` answers: one variant per documented status, and
@@ -360,10 +373,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `heartbeat` (`GET /heartbeat`): none yet; one the document adds becomes a field.
 #[cfg(feature = "heartbeat")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct HeartbeatParams {}
+params::declare! {
+    /// Parameters of `heartbeat` (`GET /heartbeat`): none yet; one the document adds becomes a
+    /// field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct HeartbeatParams {}
+}
+
 #[cfg(feature = "heartbeat")]
 response::answers! {
     /// What `heartbeat` answers: one variant per documented status, and
@@ -379,10 +396,13 @@ response::answers! {
     }
 }
 
-/// Parameters of `ping` (`POST /ping`): none yet; one the document adds becomes a field.
 #[cfg(feature = "ping")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct PingParams {}
+params::declare! {
+    /// Parameters of `ping` (`POST /ping`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct PingParams {}
+}
+
 #[cfg(feature = "ping")]
 response::answers! {
     /// What `ping` answers: one variant per documented status, and

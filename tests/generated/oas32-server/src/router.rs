@@ -432,85 +432,76 @@ fn handle_select_ticks<A: TickerApi>(
     )
 }
 
-/// `GET /messages`: see [`TickerApi::watch_messages`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /messages`: see [`TickerApi::watch_messages`]. Authorizes and reads the request, then calls
+/// the implementation.
 #[cfg(feature = "messages")]
 fn handle_watch_messages<A: TickerApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "watchMessages",
+        &[],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = WatchMessagesParams {};
-            let ctx = RequestContext::new("watchMessages", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::watch_messages(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /heartbeat`: see [`TickerApi::heartbeat`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
+/// `GET /heartbeat`: see [`TickerApi::heartbeat`]. Authorizes and reads the request, then calls the
+/// implementation.
 #[cfg(feature = "heartbeat")]
 fn handle_heartbeat<A: TickerApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "heartbeat",
+        &[],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = HeartbeatParams {};
-            let ctx = RequestContext::new("heartbeat", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::heartbeat(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `POST /ping`: see [`TickerApi::ping`]. Authorizes, reads and checks the request, then calls the
+/// `POST /ping`: see [`TickerApi::ping`]. Authorizes and reads the request, then calls the
 /// implementation.
 #[cfg(feature = "ping")]
 fn handle_ping<A: TickerApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "ping",
+        &[&["bearerAuth"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = PingParams {};
-            let ctx = RequestContext::new("ping", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::ping(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /session`: see [`TickerApi::who_am_i`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
+/// `GET /session`: see [`TickerApi::who_am_i`]. Authorizes and reads the request, then calls the
+/// implementation.
 #[cfg(feature = "session")]
 fn handle_who_am_i<A: TickerApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "whoAmI",
+        &[],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = WhoAmIParams::read(
-                &RawParams::from_parts(&parts, PathParams::none()),
-            )?;
-            let ctx = RequestContext::new("whoAmI", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::who_am_i(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },

@@ -29,7 +29,6 @@ use crate::runtime::testing::TestServer;
 use crate::runtime::cors::DocumentCors;
 use crate::runtime::layer;
 use crate::runtime::layer::ServerConfig;
-use crate::runtime::params;
 use crate::runtime::params::Location;
 use crate::runtime::params::RawParams;
 use crate::runtime::params::PathParams;
@@ -157,68 +156,57 @@ fn handle_dropshot_items<A: PagingApi>(
     )
 }
 
-/// `GET /cursor/items`: see [`PagingApi::cursor_items`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /cursor/items`: see [`PagingApi::cursor_items`]. Authorizes and reads the request, then
+/// calls the implementation.
 #[cfg(feature = "cursor")]
 fn handle_cursor_items<A: PagingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "cursorItems",
+        &[],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = CursorItemsParams::read(
-                &RawParams::from_parts(&parts, PathParams::none()),
-            )?;
-            let ctx = RequestContext::new("cursorItems", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::cursor_items(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /after/items`: see [`PagingApi::after_items`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /after/items`: see [`PagingApi::after_items`]. Authorizes and reads the request, then calls
+/// the implementation.
 #[cfg(feature = "after")]
 fn handle_after_items<A: PagingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "afterItems",
+        &[],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = AfterItemsParams::read(
-                &RawParams::from_parts(&parts, PathParams::none()),
-            )?;
-            let ctx = RequestContext::new("afterItems", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::after_items(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /link/{shelf}/items`: see [`PagingApi::link_items`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
+/// `GET /link/{shelf}/items`: see [`PagingApi::link_items`]. Authorizes and reads the request, then
+/// calls the implementation.
 #[cfg(feature = "link")]
 fn handle_link_items<A: PagingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "linkItems",
+        &[],
         api,
         request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                LinkItemsParams::read(&raw)?
-            };
-            let ctx = RequestContext::new("linkItems", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::link_items(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },

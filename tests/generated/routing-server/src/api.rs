@@ -261,10 +261,13 @@ pub trait RoutingApi: Send + Sync + 'static {
     }
 }
 
-/// Parameters of `getRoot` (`GET /`): none yet; one the document adds becomes a field.
 #[cfg(feature = "root")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct GetRootParams {}
+params::declare! {
+    /// Parameters of `getRoot` (`GET /`): none yet; one the document adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct GetRootParams {}
+}
+
 #[cfg(feature = "root")]
 response::answers! {
     /// What `getRoot` answers: one variant per documented status, and
@@ -280,11 +283,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `listAccounts` (`GET /Accounts.json`): none yet; one the document adds becomes a
-/// field.
 #[cfg(feature = "accounts-json")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ListAccountsParams {}
+params::declare! {
+    /// Parameters of `listAccounts` (`GET /Accounts.json`): none yet; one the document adds becomes
+    /// a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct ListAccountsParams {}
+}
+
 #[cfg(feature = "accounts-json")]
 response::answers! {
     /// What `listAccounts` answers: one variant per documented status, and
@@ -577,11 +583,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `createResponse` (`POST /responses`): none yet; one the document adds becomes a
-/// field.
 #[cfg(feature = "responses")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct CreateResponseParams {}
+params::declare! {
+    /// Parameters of `createResponse` (`POST /responses`): none yet; one the document adds becomes
+    /// a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct CreateResponseParams {}
+}
+
 #[cfg(feature = "responses")]
 response::answers! {
     /// What `createResponse` answers: one variant per documented status, and
@@ -597,11 +606,14 @@ response::answers! {
     }
 }
 
-/// Parameters of `betaCreateResponse` (`POST /responses?beta=true`): none yet; one the document
-/// adds becomes a field.
 #[cfg(feature = "responses")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct BetaCreateResponseParams {}
+params::declare! {
+    /// Parameters of `betaCreateResponse` (`POST /responses?beta=true`): none yet; one the document
+    /// adds becomes a field.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct BetaCreateResponseParams {}
+}
+
 #[cfg(feature = "responses")]
 response::answers! {
     /// What `betaCreateResponse` answers: one variant per documented status, and

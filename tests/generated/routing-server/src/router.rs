@@ -587,46 +587,38 @@ async fn dispatch_2010_04_01_accounts_account_sid<A: RoutingApi>(
     }
 }
 
-/// `GET /`: see [`RoutingApi::get_root`]. Authorizes, reads and checks the request, then calls the
+/// `GET /`: see [`RoutingApi::get_root`]. Authorizes and reads the request, then calls the
 /// implementation.
 #[cfg(feature = "root")]
 fn handle_get_root<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "getRoot",
+        &[&["bearerAuth"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = GetRootParams {};
-            let ctx = RequestContext::new("getRoot", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::get_root(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /Accounts.json`: see [`RoutingApi::list_accounts`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
+/// `GET /Accounts.json`: see [`RoutingApi::list_accounts`]. Authorizes and reads the request, then
+/// calls the implementation.
 #[cfg(feature = "accounts-json")]
 fn handle_list_accounts<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "listAccounts",
+        &[&["bearerAuth"]],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = ListAccountsParams {};
-            let ctx = RequestContext::new("listAccounts", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::list_accounts(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
@@ -690,7 +682,7 @@ fn handle_get_call<A: RoutingApi>(
             let params = {
                 let path = route::path_params(&mut parts, &PATH_GET_CALL).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                GetCallParams::read(&raw)?
+                params::read(&raw)?
             };
             let ctx = RequestContext::new("getCall", scheme, parts);
             let outcome = A::get_call(&api, &ctx, params).await;
@@ -717,7 +709,7 @@ fn handle_get_file_as<A: RoutingApi>(
             let params = {
                 let path = route::path_params(&mut parts, &PATH_GET_FILE_AS).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                GetFileAsParams::read(&raw)?
+                params::read(&raw)?
             };
             let ctx = RequestContext::new("getFileAs", scheme, parts);
             let outcome = A::get_file_as(&api, &ctx, params).await;
@@ -744,7 +736,7 @@ fn handle_get_file<A: RoutingApi>(
             let params = {
                 let path = route::path_params(&mut parts, &PATH_GET_FILE).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                GetFileParams::read(&raw)?
+                params::read(&raw)?
             };
             let ctx = RequestContext::new("getFile", scheme, parts);
             let outcome = A::get_file(&api, &ctx, params).await;
@@ -771,7 +763,7 @@ fn handle_put_file<A: RoutingApi>(
             let params = {
                 let path = route::path_params(&mut parts, &PATH_PUT_FILE).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                PutFileParams::read(&raw)?
+                params::read(&raw)?
             };
             let ctx = RequestContext::new("putFile", scheme, parts);
             let outcome = A::put_file(&api, &ctx, params).await;
@@ -780,27 +772,19 @@ fn handle_put_file<A: RoutingApi>(
     )
 }
 
-/// `GET /templates/{project_id}`: see [`RoutingApi::list_templates`]. Authorizes, reads and checks
-/// the request, then calls the implementation.
+/// `GET /templates/{project_id}`: see [`RoutingApi::list_templates`]. Authorizes and reads the
+/// request, then calls the implementation.
 #[cfg(feature = "templates")]
 fn handle_list_templates<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "listTemplates",
+        &[&["bearerAuth"]],
         api,
         request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = {
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                ListTemplatesParams::read(&raw)?
-            };
-            let ctx = RequestContext::new("listTemplates", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::list_templates(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
@@ -825,7 +809,7 @@ fn handle_delete_template<A: RoutingApi>(
             let params = {
                 let path = route::path_params(&mut parts, &PATH_DELETE_TEMPLATE).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                DeleteTemplateParams::read(&raw)?
+                params::read(&raw)?
             };
             let ctx = RequestContext::new("deleteTemplate", scheme, parts);
             let outcome = A::delete_template(&api, &ctx, params).await;
@@ -835,53 +819,37 @@ fn handle_delete_template<A: RoutingApi>(
 }
 
 /// `GET /templates/{template_name}/versions/{version}`: see [`RoutingApi::get_template_version`].
-/// Authorizes, reads and checks the request, then calls the implementation.
+/// Authorizes and reads the request, then calls the implementation.
 #[cfg(feature = "templates")]
 fn handle_get_template_version<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "getTemplateVersion",
+        &[&["bearerAuth"]],
         api,
         request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = {
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                GetTemplateVersionParams::read(&raw)?
-            };
-            let ctx = RequestContext::new("getTemplateVersion", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::get_template_version(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /templates/{project_id}/versions`: see [`RoutingApi::list_template_versions`]. Authorizes,
-/// reads and checks the request, then calls the implementation.
+/// `GET /templates/{project_id}/versions`: see [`RoutingApi::list_template_versions`]. Authorizes
+/// and reads the request, then calls the implementation.
 #[cfg(feature = "templates")]
 fn handle_list_template_versions<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "listTemplateVersions",
+        &[&["bearerAuth"]],
         api,
         request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = {
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                ListTemplateVersionsParams::read(&raw)?
-            };
-            let ctx = RequestContext::new("listTemplateVersions", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::list_template_versions(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
@@ -906,7 +874,7 @@ fn handle_cancel_job<A: RoutingApi>(
             let params = {
                 let path = route::path_params(&mut parts, &PATH_CANCEL_JOB).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                CancelJobParams::read(&raw)?
+                params::read(&raw)?
             };
             let ctx = RequestContext::new("cancelJob", scheme, parts);
             let outcome = A::cancel_job(&api, &ctx, params).await;
@@ -971,27 +939,19 @@ fn handle_beta_create_response<A: RoutingApi>(
     )
 }
 
-/// `GET /responses/{response_id}?beta=true`: see [`RoutingApi::beta_get_response`]. Authorizes,
-/// reads and checks the request, then calls the implementation.
+/// `GET /responses/{response_id}?beta=true`: see [`RoutingApi::beta_get_response`]. Authorizes and
+/// reads the request, then calls the implementation.
 #[cfg(feature = "responses")]
 fn handle_beta_get_response<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "betaGetResponse",
+        &[&["bearerAuth"]],
         api,
         request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = {
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                BetaGetResponseParams::read(&raw)?
-            };
-            let ctx = RequestContext::new("betaGetResponse", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::beta_get_response(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
@@ -999,53 +959,37 @@ fn handle_beta_get_response<A: RoutingApi>(
 }
 
 /// `DELETE /responses/{response_id}?beta=true`: see [`RoutingApi::beta_delete_response`].
-/// Authorizes, reads and checks the request, then calls the implementation.
+/// Authorizes and reads the request, then calls the implementation.
 #[cfg(feature = "responses")]
 fn handle_beta_delete_response<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "betaDeleteResponse",
+        &[&["bearerAuth"]],
         api,
         request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = {
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                BetaDeleteResponseParams::read(&raw)?
-            };
-            let ctx = RequestContext::new("betaDeleteResponse", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::beta_delete_response(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /responses/{response_id}`: see [`RoutingApi::get_response`]. Authorizes, reads and checks
-/// the request, then calls the implementation.
+/// `GET /responses/{response_id}`: see [`RoutingApi::get_response`]. Authorizes and reads the
+/// request, then calls the implementation.
 #[cfg(feature = "responses")]
 fn handle_get_response<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "getResponse",
+        &[&["bearerAuth"]],
         api,
         request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = {
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                GetResponseParams::read(&raw)?
-            };
-            let ctx = RequestContext::new("getResponse", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::get_response(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
@@ -1070,7 +1014,7 @@ fn handle_get_pair<A: RoutingApi>(
             let params = {
                 let path = route::path_params(&mut parts, &PATH_GET_PAIR).await?;
                 let raw = RawParams::from_parts(&parts, path);
-                GetPairParams::read(&raw)?
+                params::read(&raw)?
             };
             let ctx = RequestContext::new("getPair", scheme, parts);
             let outcome = A::get_pair(&api, &ctx, params).await;
@@ -1098,7 +1042,7 @@ fn handle_get_dated_account<A: RoutingApi>(
                 let path = route::path_params(&mut parts, &PATH_GET_DATED_ACCOUNT)
                     .await?;
                 let raw = RawParams::from_parts(&parts, path);
-                GetDatedAccountParams::read(&raw)?
+                params::read(&raw)?
             };
             let ctx = RequestContext::new("getDatedAccount", scheme, parts);
             let outcome = A::get_dated_account(&api, &ctx, params).await;

@@ -17,16 +17,11 @@
 //! future then holds the request head once, not once more for the argument.
 
 use crate::api::*;
-use crate::runtime::auth;
 use crate::runtime::auth::SecurityScheme;
-use crate::runtime::context::RequestContext;
 use crate::runtime::testing::TestServer;
 use crate::runtime::cors::DocumentCors;
 use crate::runtime::layer;
 use crate::runtime::layer::ServerConfig;
-use crate::runtime::params;
-use crate::runtime::params::RawParams;
-use crate::runtime::params::PathParams;
 use crate::runtime::response;
 use axum::extract::Request;
 use axum::response::Response;
@@ -213,24 +208,19 @@ pub async fn test_server<A: StylesApi>(
     TestServer::start(app, &config, &base).await
 }
 
-/// `GET /path/simple/{color}/{colors}/{rgb}`: see [`StylesApi::path_simple`]. Authorizes, reads and
-/// checks the request, then calls the implementation.
+/// `GET /path/simple/{color}/{colors}/{rgb}`: see [`StylesApi::path_simple`]. Authorizes and reads
+/// the request, then calls the implementation.
 #[cfg(feature = "path")]
 fn handle_path_simple<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "pathSimple",
+        &[],
         api,
         request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                PathSimpleParams::read(&raw)?
-            };
-            let ctx = RequestContext::new("pathSimple", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::path_simple(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
@@ -238,47 +228,37 @@ fn handle_path_simple<A: StylesApi>(
 }
 
 /// `GET /path/simple-exploded/{color}/{colors}/{rgb}`: see [`StylesApi::path_simple_exploded`].
-/// Authorizes, reads and checks the request, then calls the implementation.
+/// Authorizes and reads the request, then calls the implementation.
 #[cfg(feature = "path")]
 fn handle_path_simple_exploded<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "pathSimpleExploded",
+        &[],
         api,
         request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                PathSimpleExplodedParams::read(&raw)?
-            };
-            let ctx = RequestContext::new("pathSimpleExploded", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::path_simple_exploded(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /path/label/{color}/{colors}/{rgb}`: see [`StylesApi::path_label`]. Authorizes, reads and
-/// checks the request, then calls the implementation.
+/// `GET /path/label/{color}/{colors}/{rgb}`: see [`StylesApi::path_label`]. Authorizes and reads
+/// the request, then calls the implementation.
 #[cfg(feature = "path")]
 fn handle_path_label<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "pathLabel",
+        &[],
         api,
         request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                PathLabelParams::read(&raw)?
-            };
-            let ctx = RequestContext::new("pathLabel", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::path_label(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
@@ -286,47 +266,37 @@ fn handle_path_label<A: StylesApi>(
 }
 
 /// `GET /path/label-exploded/{color}/{colors}/{rgb}`: see [`StylesApi::path_label_exploded`].
-/// Authorizes, reads and checks the request, then calls the implementation.
+/// Authorizes and reads the request, then calls the implementation.
 #[cfg(feature = "path")]
 fn handle_path_label_exploded<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "pathLabelExploded",
+        &[],
         api,
         request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                PathLabelExplodedParams::read(&raw)?
-            };
-            let ctx = RequestContext::new("pathLabelExploded", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::path_label_exploded(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /path/matrix/{color}/{colors}/{rgb}`: see [`StylesApi::path_matrix`]. Authorizes, reads and
-/// checks the request, then calls the implementation.
+/// `GET /path/matrix/{color}/{colors}/{rgb}`: see [`StylesApi::path_matrix`]. Authorizes and reads
+/// the request, then calls the implementation.
 #[cfg(feature = "path")]
 fn handle_path_matrix<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "pathMatrix",
+        &[],
         api,
         request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                PathMatrixParams::read(&raw)?
-            };
-            let ctx = RequestContext::new("pathMatrix", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::path_matrix(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
@@ -334,243 +304,208 @@ fn handle_path_matrix<A: StylesApi>(
 }
 
 /// `GET /path/matrix-exploded/{color}/{colors}/{rgb}`: see [`StylesApi::path_matrix_exploded`].
-/// Authorizes, reads and checks the request, then calls the implementation.
+/// Authorizes and reads the request, then calls the implementation.
 #[cfg(feature = "path")]
 fn handle_path_matrix_exploded<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "pathMatrixExploded",
+        &[],
         api,
         request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                PathMatrixExplodedParams::read(&raw)?
-            };
-            let ctx = RequestContext::new("pathMatrixExploded", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::path_matrix_exploded(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /query/form`: see [`StylesApi::query_form`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
+/// `GET /query/form`: see [`StylesApi::query_form`]. Authorizes and reads the request, then calls
+/// the implementation.
 #[cfg(feature = "query")]
 fn handle_query_form<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "queryForm",
+        &[],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = QueryFormParams::read(
-                &RawParams::from_parts(&parts, PathParams::none()),
-            )?;
-            let ctx = RequestContext::new("queryForm", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::query_form(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /query/form-exploded`: see [`StylesApi::query_form_exploded`]. Authorizes, reads and checks
-/// the request, then calls the implementation.
+/// `GET /query/form-exploded`: see [`StylesApi::query_form_exploded`]. Authorizes and reads the
+/// request, then calls the implementation.
 #[cfg(feature = "query")]
 fn handle_query_form_exploded<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "queryFormExploded",
+        &[],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = QueryFormExplodedParams::read(
-                &RawParams::from_parts(&parts, PathParams::none()),
-            )?;
-            let ctx = RequestContext::new("queryFormExploded", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::query_form_exploded(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /query/reserved`: see [`StylesApi::query_reserved`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
+/// `GET /query/reserved`: see [`StylesApi::query_reserved`]. Authorizes and reads the request, then
+/// calls the implementation.
 #[cfg(feature = "query")]
 fn handle_query_reserved<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "queryReserved",
+        &[],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = QueryReservedParams::read(
-                &RawParams::from_parts(&parts, PathParams::none()),
-            )?;
-            let ctx = RequestContext::new("queryReserved", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::query_reserved(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /query/space`: see [`StylesApi::query_space_delimited`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
+/// `GET /query/space`: see [`StylesApi::query_space_delimited`]. Authorizes and reads the request,
+/// then calls the implementation.
 #[cfg(feature = "query")]
 fn handle_query_space_delimited<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "querySpaceDelimited",
+        &[],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = QuerySpaceDelimitedParams::read(
-                &RawParams::from_parts(&parts, PathParams::none()),
-            )?;
-            let ctx = RequestContext::new("querySpaceDelimited", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::query_space_delimited(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /query/pipe`: see [`StylesApi::query_pipe_delimited`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
+/// `GET /query/pipe`: see [`StylesApi::query_pipe_delimited`]. Authorizes and reads the request,
+/// then calls the implementation.
 #[cfg(feature = "query")]
 fn handle_query_pipe_delimited<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "queryPipeDelimited",
+        &[],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = QueryPipeDelimitedParams::read(
-                &RawParams::from_parts(&parts, PathParams::none()),
-            )?;
-            let ctx = RequestContext::new("queryPipeDelimited", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::query_pipe_delimited(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /query/deep`: see [`StylesApi::query_deep_object`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
+/// `GET /query/deep`: see [`StylesApi::query_deep_object`]. Authorizes and reads the request, then
+/// calls the implementation.
 #[cfg(feature = "query")]
 fn handle_query_deep_object<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "queryDeepObject",
+        &[],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = QueryDeepObjectParams::read(
-                &RawParams::from_parts(&parts, PathParams::none()),
-            )?;
-            let ctx = RequestContext::new("queryDeepObject", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::query_deep_object(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /header/simple`: see [`StylesApi::header_simple`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
+/// `GET /header/simple`: see [`StylesApi::header_simple`]. Authorizes and reads the request, then
+/// calls the implementation.
 #[cfg(feature = "header")]
 fn handle_header_simple<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "headerSimple",
+        &[],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = HeaderSimpleParams::read(
-                &RawParams::from_parts(&parts, PathParams::none()),
-            )?;
-            let ctx = RequestContext::new("headerSimple", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::header_simple(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /header/simple-exploded`: see [`StylesApi::header_simple_exploded`]. Authorizes, reads and
-/// checks the request, then calls the implementation.
+/// `GET /header/simple-exploded`: see [`StylesApi::header_simple_exploded`]. Authorizes and reads
+/// the request, then calls the implementation.
 #[cfg(feature = "header")]
 fn handle_header_simple_exploded<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "headerSimpleExploded",
+        &[],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = HeaderSimpleExplodedParams::read(
-                &RawParams::from_parts(&parts, PathParams::none()),
-            )?;
-            let ctx = RequestContext::new("headerSimpleExploded", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::header_simple_exploded(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /cookie/form`: see [`StylesApi::cookie_form`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `GET /cookie/form`: see [`StylesApi::cookie_form`]. Authorizes and reads the request, then calls
+/// the implementation.
 #[cfg(feature = "cookie")]
 fn handle_cookie_form<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "cookieForm",
+        &[],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = CookieFormParams::read(
-                &RawParams::from_parts(&parts, PathParams::none()),
-            )?;
-            let ctx = RequestContext::new("cookieForm", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::cookie_form(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `GET /cookie/form-exploded`: see [`StylesApi::cookie_form_exploded`]. Authorizes, reads and
-/// checks the request, then calls the implementation.
+/// `GET /cookie/form-exploded`: see [`StylesApi::cookie_form_exploded`]. Authorizes and reads the
+/// request, then calls the implementation.
 #[cfg(feature = "cookie")]
 fn handle_cookie_form_exploded<A: StylesApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle(
+    layer::call(
+        "cookieFormExploded",
+        &[],
         api,
         request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = CookieFormExplodedParams::read(
-                &RawParams::from_parts(&parts, PathParams::none()),
-            )?;
-            let ctx = RequestContext::new("cookieFormExploded", scheme, parts);
+        |api, ctx, params| async move {
             let outcome = A::cookie_form_exploded(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
