@@ -2,6 +2,8 @@
 //!
 //! Wire names (what the document says) are never changed; the IR keeps both, and emitters
 //! add `#[serde(rename)]` only where the two differ.
+//!
+//! Decision: `docs/decisions/0027-names.md`.
 
 pub mod reserved;
 

@@ -1,6 +1,8 @@
 //! The client's cargo features printed (`lower::features` decides them): a
 //! `#[cfg(any(feature = …))]` on every item an operation or a type prints, and the allowances a
 //! crate built with some features off needs.
+//!
+//! Decision: `docs/decisions/0006-cargo-features-per-tag.md`.
 
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use quote::quote;

@@ -10,6 +10,8 @@
 //! at the place naming what was applied; `name` and `in`, which would make it another
 //! parameter, and `summary`, which a parameter does not have, are ignored with a warning.
 //! Nothing beside a `$ref` is dropped without a word.
+//!
+//! Decision: `docs/decisions/0004-siblings-of-a-ref.md`.
 
 use serde_json::{Map, Value};
 

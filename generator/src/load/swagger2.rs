@@ -21,6 +21,8 @@
 //!
 //! Each rewrite is recorded in [`Moves`], so problems are reported where the 2.0 document
 //! says them.
+//!
+//! Decision: `docs/decisions/0032-swagger-2.md`.
 
 use super::moves::Moves;
 use super::normalize::Loc;

@@ -12,6 +12,8 @@
 //! stays valid; a string body is the message itself. The document's table holds, per status
 //! it describes, the shape most of its operations use; an operation that describes another
 //! gets a table of its own.
+//!
+//! Decision: `docs/decisions/0002-document-error-bodies.md`.
 
 use std::collections::BTreeMap;
 

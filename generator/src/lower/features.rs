@@ -18,6 +18,8 @@
 //!   keeps them for anyone who uses them as plain types;
 //! - `default` turns every feature on, so nothing changes for a user who does not opt in; a
 //!   document whose operations fall in one feature gets none.
+//!
+//! Decision: `docs/decisions/0006-cargo-features-per-tag.md`.
 
 use std::collections::{BTreeSet, HashMap};
 

@@ -4,6 +4,8 @@
 //! and checks accept), not from the raw schemas, so a made-up value decodes into the Rust type
 //! and passes its `Validate`; the mock still checks every candidate at run time and uses the
 //! first that does (an example may not fit its schema).
+//!
+//! Decision: `docs/decisions/0005-the-mock.md`.
 
 use std::collections::BTreeMap;
 

@@ -12,6 +12,8 @@
 //! router, as before; any other by a generated dispatch function that tries the keys, most
 //! specific first (most literal text, then most query pairs), then the method. Keys that no
 //! request could tell apart and that declare the same method are refused with a located error.
+//!
+//! Decision: `docs/decisions/0001-routing-every-path-key.md`.
 
 use crate::diag::{Sink, push};
 use crate::ir::{Candidate, Dispatcher, Operation, PathPattern, PathPiece, Route, RouteServe};

@@ -9,6 +9,8 @@
 //! handed back to the generated closure. The stream ends after a page without a next one,
 //! after an error (yielded once), or when a page names the same next page as the one before
 //! (a server that ignores the cursor would otherwise be asked for the same page forever).
+//!
+//! Decision: `docs/decisions/0015-client-query-pages-headers-declared.md`.
 
 // `Error<E>` keeps status, headers and body; see response.rs for why it is not boxed.
 #![allow(clippy::result_large_err)]

@@ -1,5 +1,9 @@
 //! Request building helpers: path segments, query strings (OpenAPI `style: form`), URLs and
 //! JSON bodies, so generated methods only list their parameters.
+//!
+//! Decisions:
+//! `docs/decisions/0013-client-requests-built-by-the-runtime.md`,
+//! `docs/decisions/0015-client-query-pages-headers-declared.md`.
 
 use bytes::Bytes;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};

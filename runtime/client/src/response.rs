@@ -1,5 +1,9 @@
 //! Responses: the raw response [`Transport::send`](super::transport::Transport::send) returns,
 //! its conversions into a typed success value or an [`Error`], and deprecation headers.
+//!
+//! Decisions:
+//! `docs/decisions/0014-client-errors-declared.md`,
+//! `docs/decisions/0015-client-query-pages-headers-declared.md`.
 
 // `Error<E>` keeps status, headers and body of the response, so it is larger than clippy's
 // default threshold; it is built once per failed call, after network I/O, and matching on its

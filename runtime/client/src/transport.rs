@@ -1,5 +1,10 @@
 //! Transport: the one place around sending. Credentials, retries and waits, rate-limit
 //! bookkeeping and deprecation warnings all happen in [`Transport::send`] and nowhere else.
+//!
+//! Decisions:
+//! `docs/decisions/0013-client-requests-built-by-the-runtime.md`,
+//! `docs/decisions/0018-clients-against-real-servers.md`,
+//! `docs/decisions/0022-proxies-and-loopback.md`.
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -13,6 +13,8 @@
 //! enough. A `Decimal` read from a `serde_json::Value` (whose numbers are doubles: a union
 //! trying its variants) gets the double's digits. The server's bound and `multipleOf` checks ([`Decimal::cmp_text`],
 //! [`Decimal::is_multiple_of`]) are exact.
+//!
+//! Decision: `docs/decisions/0035-decimal-numbers.md`.
 
 use serde::de::{self, Deserialize, Deserializer};
 use serde::ser::{Serialize, Serializer};

@@ -2,6 +2,8 @@
 //! each variant under `#[json("value")]`, and the impls every such enum has (`as_str`,
 //! `FromStr`, `Display`, `Serialize`, `Deserialize`, and a parameter's reading or writing)
 //! printed once by [`string!`] rather than per enum.
+//!
+//! Decision: `docs/decisions/0012-enums-and-unions-declared.md`.
 
 /// What a closed enum's `FromStr` says of a value it does not list:
 /// `` expected one of `a`, `b`, got `c` ``.

@@ -5,6 +5,8 @@
 //! shape: a JSON value valid against the schema, and the places where a problem's code,
 //! message and status go. The router renders every problem of that status with it, so a
 //! client that decodes the document's error type reads the server's refusals.
+//!
+//! Decision: `docs/decisions/0002-document-error-bodies.md`.
 
 use axum::body::Body;
 use axum::response::Response;

@@ -10,6 +10,8 @@
 //! with) decides: a host name has no final dot, a label with `--` in its third and fourth
 //! places is an A-label (`xn--`), and an email's local part may hold UTF-8 (RFC 6531). Not
 //! checked: whether an A-label's Punycode decodes.
+//!
+//! Decision: `docs/decisions/0021-string-formats.md`.
 
 use super::object::Exact;
 

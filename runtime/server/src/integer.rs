@@ -25,6 +25,8 @@
 //! `number`): a form's values are all text, and a type that buffers its input first (a
 //! `oneOf` tries its variants on a `serde_json::Value`) would otherwise meet `"420"` where
 //! its variant's field wants a number. Outside it, a string is only ever a string.
+//!
+//! Decision: `docs/decisions/0019-integers-written-as-whole-numbers.md`.
 
 use serde::de::{
     self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess,

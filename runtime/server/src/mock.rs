@@ -7,6 +7,8 @@
 //! sends went through the same types and serializer as a real implementation's answer.
 //! [`main`] serves the mock through the generated router: authentication, the document's
 //! checks, rate limits and the error body are the real service's.
+//!
+//! Decision: `docs/decisions/0005-the-mock.md`.
 
 use std::fmt;
 use std::net::SocketAddr;

@@ -9,6 +9,10 @@
 //! unknown one skipped (or refused, `unknown field`, where the struct denies them), a missing
 //! required one refused (`missing field`) unless its type reads absence (an `Option`), and
 //! anything but an object is `invalid type: …, expected struct Name`.
+//!
+//! Decisions:
+//! `docs/decisions/0007-struct-decoding-in-the-runtime.md`,
+//! `docs/decisions/0011-structs-declared.md`.
 
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};

@@ -1,6 +1,8 @@
 //! Owns parameter parsing: raw path/query/header/cookie values in, typed values out, with every
 //! failure collected as a violation ("query/limit: expected an integer (int64), got \"abc\"").
 //! Nothing here panics on client input.
+//!
+//! Decision: `docs/decisions/0016-server-params-declared.md`.
 
 use std::borrow::Cow;
 use std::fmt;

@@ -1,5 +1,7 @@
 //! Owns building success responses: the body is serialized before the status is committed, so
 //! a serialization failure becomes a clean 500 problem instead of a half-written response.
+//!
+//! Decision: `docs/decisions/0017-server-answers-and-entry.md`.
 
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -8,6 +8,8 @@
 //! generated dispatch function picks the operation whose pattern the request matches
 //! ([`select`]), and its handler reads its parameters through the pattern
 //! ([`path_params`]).
+//!
+//! Decision: `docs/decisions/0001-routing-every-path-key.md`.
 
 use axum::extract::Request;
 use http::request::Parts;

@@ -10,6 +10,10 @@
 //! header is written as it is: HTTP gives header values no percent-encoding). `deepObject` and
 //! exploded `form` lists and objects are several query pairs, not one value: the query
 //! writer and reader own those.
+//!
+//! Decisions:
+//! `docs/decisions/0033-parameter-styles-and-encoded-delimiters.md`,
+//! `docs/decisions/0034-every-style-as-openapi-writes-it.md`.
 
 /// `style`, for one value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

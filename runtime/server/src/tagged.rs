@@ -10,6 +10,8 @@
 //! `Value` and handed to the union's untagged reading, which tries its variants in order. A tag
 //! the document does not list is refused, naming the tags it does list, unless the union keeps
 //! such values ([`Tagged::unknown`]: the client's, forward compatible).
+//!
+//! Decision: `docs/decisions/0007-struct-decoding-in-the-runtime.md`.
 
 use super::integer::{self, WholeNumbers};
 use serde::Deserialize;

@@ -1,6 +1,8 @@
 //! A `oneOf`/`anyOf` declared (`unions::json!`): the enum, its serde impls, its reading by a
 //! discriminator or variant by variant ([`Trial`]), and, for a union of scalars, its reading
 //! from and writing as a parameter's text. Shared by the client and server runtimes.
+//!
+//! Decision: `docs/decisions/0012-enums-and-unions-declared.md`.
 
 use super::integer;
 use super::object::{self, Object};

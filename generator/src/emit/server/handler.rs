@@ -1,5 +1,9 @@
 //! Prints one operation's handler: parameters read and checked, the body read by its media
 //! type and checked, the implementation called, and its answer turned into a response.
+//!
+//! Decisions:
+//! `docs/decisions/0016-server-params-declared.md`,
+//! `docs/decisions/0017-server-answers-and-entry.md`.
 
 use super::*;
 
