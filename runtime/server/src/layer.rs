@@ -20,6 +20,7 @@ use metrics::SharedString;
 use tower_service::Service;
 
 use super::auth::{self, Authenticator, DenyAll, SecurityScheme};
+use super::body;
 use super::context::RequestContext;
 use super::cors::{self, Cors, DocumentCors};
 use super::document::Document;
@@ -564,6 +565,49 @@ where
     })
 }
 
+/// [`call`] for an operation whose one input besides its parameters is a required JSON body
+/// (`B`, read by `body::read_json` within the configured limit: 415, 413 and 400 as there,
+/// and 400 when it is missing), passed to `call` after the parameters.
+#[inline]
+pub fn call_json<S, P, B, F>(
+    operation: &'static str,
+    security: auth::Security,
+    state: S,
+    request: Request,
+    call: impl FnOnce(S, RequestContext, P, B) -> F + Send,
+) -> impl Future<Output = Response> + Send
+where
+    S: Send,
+    P: params::Read + Send,
+    B: serde::de::DeserializeOwned + Send,
+    F: Future<Output = Result<Response, Problem>> + Send,
+{
+    handle_body(state, request, move |state, limit, parts, body| {
+        serve_call_json(operation, security, state, limit, parts, body, call)
+    })
+}
+
+/// [`call_json`] for an operation whose error bodies differ from the document's.
+#[inline]
+pub fn call_json_in<S, P, B, F>(
+    errors: &'static ErrorBodies,
+    operation: &'static str,
+    security: auth::Security,
+    state: S,
+    request: Request,
+    call: impl FnOnce(S, RequestContext, P, B) -> F + Send,
+) -> impl Future<Output = Response> + Send
+where
+    S: Send,
+    P: params::Read + Send,
+    B: serde::de::DeserializeOwned + Send,
+    F: Future<Output = Result<Response, Problem>> + Send,
+{
+    handle_body_in(errors, state, request, move |state, limit, parts, body| {
+        serve_call_json(operation, security, state, limit, parts, body, call)
+    })
+}
+
 /// What [`call`] does once the request is split.
 async fn serve_call<S, P, F>(
     operation: &'static str,
@@ -577,18 +621,45 @@ where
     F: Future<Output = Result<Response, Problem>>,
 {
     let scheme = auth::authorize_scheme(parts.extensions.get(), security)?;
-    // In a block of its own: the raw values are gone before the implementation is called,
-    // so the future does not carry them.
-    let params = {
-        let path = if P::PATH {
-            params::path_params(&mut parts).await?
-        } else {
-            params::PathParams::none()
-        };
-        P::read(&params::RawParams::from_parts(&parts, path))?
-    };
+    let params = read_params(&mut parts).await?;
     let ctx = RequestContext::new(operation, scheme, parts);
     call(state, ctx, params).await
+}
+
+/// What [`call_json`] does once the request is split: as [`serve_call`], the body read
+/// after the parameters.
+async fn serve_call_json<S, P, B, F>(
+    operation: &'static str,
+    security: auth::Security,
+    state: S,
+    limit: usize,
+    mut parts: Parts,
+    body: axum::body::Body,
+    call: impl FnOnce(S, RequestContext, P, B) -> F + Send,
+) -> Result<Response, Problem>
+where
+    P: params::Read,
+    B: serde::de::DeserializeOwned,
+    F: Future<Output = Result<Response, Problem>>,
+{
+    let scheme = auth::authorize_scheme(parts.extensions.get(), security)?;
+    let params = read_params(&mut parts).await?;
+    let Some(body) = body::read_json::<B>(&parts, body, limit, true).await? else {
+        return Err(Problem::bad_request("the request body is required"));
+    };
+    let ctx = RequestContext::new(operation, scheme, parts);
+    call(state, ctx, params, body).await
+}
+
+/// An operation's parameters, the path's values first when it has some.
+async fn read_params<P: params::Read>(parts: &mut Parts) -> Result<P, Problem> {
+    // The raw values are gone once this returns, so the caller's future does not carry them.
+    let path = if P::PATH {
+        params::path_params(parts).await?
+    } else {
+        params::PathParams::none()
+    };
+    P::read(&params::RawParams::from_parts(parts, path))
 }
 
 /// The handler a route's dispatch function chose (generated for a route several path keys or

@@ -1,7 +1,8 @@
 //! The router-wide configuration as a small router built the generated way sees it: sunsets
 //! judged on an injected clock (410, or served when not enforced), `Idempotency-Key` replay
 //! through the configured store (or none when switched off), a path's own method dispatch
-//! answering the layer's refusal, and what `ServerConfig`'s and `Runtime`'s `Debug` show.
+//! answering the layer's refusal, what `ServerConfig`'s and `Runtime`'s `Debug` show, and an
+//! operation served by `layer::call` and `layer::call_json`.
 
 mod common;
 
@@ -292,4 +293,96 @@ fn debug_shows_the_configuration() {
     let shown = format!("{:?}", config.runtime());
     assert!(shown.starts_with("Runtime {"), "{shown}");
     assert!(shown.contains("body_limit: 4096"), "{shown}");
+}
+
+runtime::params::declare! {
+    /// A thing's parameters.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ThingParams {
+        #[param(required, path("id"))]
+        pub id: i64,
+        #[param(optional, query("note"))]
+        pub note: Option<String>,
+    }
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct NewThing {
+    name: String,
+}
+
+/// What a generated handler with declared parameters is (`layer::call`), and one with a
+/// JSON body too (`layer::call_json`): the runtime authorizes, reads and names the context.
+fn thing_router(config: ServerConfig) -> axum::Router {
+    async fn get_thing(req: Request) -> Response {
+        layer::call(
+            "getThing",
+            SECURED,
+            (),
+            req,
+            |(), ctx, params: ThingParams| async move {
+                Ok(response::text(
+                    StatusCode::OK,
+                    "text/plain; charset=utf-8",
+                    format!("{} {:?} {}", ctx.operation_id, params.note, params.id),
+                ))
+            },
+        )
+        .await
+    }
+    async fn put_thing(req: Request) -> Response {
+        layer::call_json(
+            "putThing",
+            SECURED,
+            (),
+            req,
+            |(), ctx, params: ThingParams, body: NewThing| async move {
+                Ok(response::text(
+                    StatusCode::OK,
+                    "text/plain; charset=utf-8",
+                    format!("{} {} {}", ctx.operation_id, params.id, body.name),
+                ))
+            },
+        )
+        .await
+    }
+    let routes = axum::Router::new().route("/things/{id}", get(get_thing).put(put_thing));
+    layer::finish_prefixed(routes, common::SECURITY_SCHEMES, "", &common::CORS, config)
+}
+
+#[tokio::test]
+async fn a_declared_operation_is_authorized_read_and_called_by_the_runtime() {
+    let srv = serve(thing_router(ServerConfig::new().authenticator(keys()))).await;
+    let url = |path: &str| format!("{}{path}", srv.base);
+
+    let r = send(client().get(url("/things/7?note=hi")).bearer_auth(GOOD_KEY)).await;
+    assert_eq!(
+        (r.status, r.body.as_str()),
+        (200, "getThing Some(\"hi\") 7")
+    );
+    let r = send(client().get(url("/things/7"))).await;
+    assert_eq!(r.status, 401, "{}", r.body);
+    let r = send(client().get(url("/things/seven")).bearer_auth(GOOD_KEY)).await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("path/id"), "{}", r.body);
+
+    let put = || client().put(url("/things/7")).bearer_auth(GOOD_KEY);
+    let r = send(
+        put()
+            .header("content-type", "application/json")
+            .body(r#"{"name":"x"}"#),
+    )
+    .await;
+    assert_eq!((r.status, r.body.as_str()), (200, "putThing 7 x"));
+    let r = send(put()).await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(
+        r.body.contains("the request body is required"),
+        "{}",
+        r.body
+    );
+    let r = send(put().header("content-type", "text/plain").body("x")).await;
+    assert_eq!(r.status, 415, "{}", r.body);
+    let r = send(put().header("content-type", "application/json").body("{}")).await;
+    assert_eq!(r.status, 400, "{}", r.body);
 }

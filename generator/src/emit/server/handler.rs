@@ -75,25 +75,52 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
         let outcome = A::#name(&api, &ctx, #params_arg #query_string_arg #body_arg).await;
         response::answer(outcome, |error| api.handle_error(&ctx, error))
     };
-    // An operation with nothing to read but declared parameters is the runtime's
-    // `layer::call`: it authorizes, reads and names the context; the closure calls.
+    // An operation with nothing to read but declared parameters (and perhaps one JSON body)
+    // is the runtime's `layer::call` (`call_json`): it authorizes, reads and names the
+    // context; the closure calls.
     let reads_pattern = op
         .path_pattern
         .as_ref()
         .is_some_and(|p| !p.segments.is_empty());
+    let validated = validated_types(api);
+    // A body the runtime reads on its own: one required JSON body, nothing to check in it
+    // (`layer::call_json`).
+    let plain_json = op.body.as_ref().is_some_and(|b| match &b.kind {
+        BodyKind::Json(t) => {
+            b.required
+                && b.alternatives.is_empty()
+                && b.held.is_none()
+                && body_checks(
+                    b,
+                    crate::emit::types::contents_validated(t, &validated),
+                    true,
+                )
+                .is_none()
+        }
+        _ => false,
+    });
     if op.served_plainly()
-        && op.body.is_none()
+        && (op.body.is_none() || plain_json)
         && op.query_string.is_none()
         && upgrade.is_none()
         && !reads_pattern
-        && params_declared(api, op, &validated_types(api))
+        && params_declared(api, op, &validated)
     {
-        let (entry, errors) = match &op.errors {
-            Some((errors, _)) => {
-                let errors = format_ident!("{errors}");
-                (quote!(call_in), Some(quote!(&#errors,)))
-            }
-            None => (quote!(call), None),
+        let entry = match (plain_json, &op.errors) {
+            (false, None) => "call",
+            (false, Some(_)) => "call_in",
+            (true, None) => "call_json",
+            (true, Some(_)) => "call_json_in",
+        };
+        let entry = format_ident!("{entry}");
+        let errors = op.errors.as_ref().map(|(errors, _)| {
+            let errors = format_ident!("{errors}");
+            quote!(&#errors,)
+        });
+        let (body_param, body_arg) = if plain_json {
+            (Some(quote!(body,)), quote!(body,))
+        } else {
+            (None, quote!())
         };
         let docs = doc(&[format!(
             "`{} {}`: see [`{trait_ident}::{}`]. Authorizes and reads the request, then calls the implementation.",
@@ -108,9 +135,9 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
                 api: Arc<A>,
                 request: Request,
             ) -> impl Future<Output = Response> + Send {
-                layer::#entry(#errors #id, &[#(#security),*], api, request, |api, ctx, params| async move {
+                layer::#entry(#errors #id, &[#(#security),*], api, request, |api, ctx, params, #body_param| async move {
                     #call_allow
-                    let outcome = A::#name(&api, &ctx, params).await;
+                    let outcome = A::#name(&api, &ctx, params, #body_arg).await;
                     response::answer(outcome, |error| api.handle_error(&ctx, error))
                 })
             }

@@ -946,33 +946,20 @@ fn handle_get<A: AdversarialApi>(
     )
 }
 
-/// `POST /ops/placeholders`: see [`AdversarialApi::placeholders`]. Authorizes, reads and checks the
+/// `POST /ops/placeholders`: see [`AdversarialApi::placeholders`]. Authorizes and reads the
 /// request, then calls the implementation.
 #[cfg(feature = "ops")]
 fn handle_placeholders<A: AdversarialApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle_body_in(
+    layer::call_json_in(
         &ERRORS_PLACEHOLDERS,
+        "placeholders",
+        &[&["build"], &["timeout"]],
         api,
         request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = params::read(
-                &RawParams::from_parts(&parts, PathParams::none()),
-            )?;
-            let body = body::read_json::<
-                types::Placeholder,
-            >(&parts, body, body_limit, true)
-                .await?;
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let ctx = RequestContext::new("placeholders", scheme, parts);
+        |api, ctx, params, body| async move {
             let outcome = A::placeholders(&api, &ctx, params, body).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },

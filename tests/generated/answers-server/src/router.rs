@@ -47,7 +47,6 @@ use crate::runtime::layer;
 use crate::runtime::layer::ServerConfig;
 use crate::runtime::params;
 use crate::runtime::params::RawParams;
-use crate::runtime::params::PathParams;
 use crate::runtime::problem::Problem;
 use crate::runtime::response;
 use crate::runtime::validate::Validate;
@@ -487,29 +486,19 @@ fn handle_get_document<A: AnswersApi>(
     )
 }
 
-/// `POST /tokens/check`: see [`AnswersApi::check_token`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
+/// `POST /tokens/check`: see [`AnswersApi::check_token`]. Authorizes and reads the request, then
+/// calls the implementation.
 #[cfg(feature = "tokens")]
 fn handle_check_token<A: AnswersApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
+    layer::call_json(
+        "checkToken",
+        &[],
         api,
         request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = params::read(
-                &RawParams::from_parts(&parts, PathParams::none()),
-            )?;
-            let body = body::read_json::<
-                types::CheckTokenBody,
-            >(&parts, body, body_limit, true)
-                .await?;
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let ctx = RequestContext::new("checkToken", scheme, parts);
+        |api, ctx, params, body| async move {
             let outcome = A::check_token(&api, &ctx, params, body).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },

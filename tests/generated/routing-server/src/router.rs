@@ -27,11 +27,9 @@
 //! future then holds the request head once, not once more for the argument.
 
 use crate::api::*;
-use crate::types;
 use crate::runtime::auth;
 use crate::runtime::auth::SchemeKind;
 use crate::runtime::auth::SecurityScheme;
-use crate::runtime::body;
 use crate::runtime::context::RequestContext;
 use crate::runtime::testing::TestServer;
 use crate::runtime::cors::DocumentCors;
@@ -883,56 +881,38 @@ fn handle_cancel_job<A: RoutingApi>(
     )
 }
 
-/// `POST /responses`: see [`RoutingApi::create_response`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
+/// `POST /responses`: see [`RoutingApi::create_response`]. Authorizes and reads the request, then
+/// calls the implementation.
 #[cfg(feature = "responses")]
 fn handle_create_response<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
+    layer::call_json(
+        "createResponse",
+        &[&["bearerAuth"]],
         api,
         request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = CreateResponseParams {};
-            let body = body::read_json::<types::Echo>(&parts, body, body_limit, true)
-                .await?;
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let ctx = RequestContext::new("createResponse", scheme, parts);
+        |api, ctx, params, body| async move {
             let outcome = A::create_response(&api, &ctx, params, body).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
     )
 }
 
-/// `POST /responses?beta=true`: see [`RoutingApi::beta_create_response`]. Authorizes, reads and
-/// checks the request, then calls the implementation.
+/// `POST /responses?beta=true`: see [`RoutingApi::beta_create_response`]. Authorizes and reads the
+/// request, then calls the implementation.
 #[cfg(feature = "responses")]
 fn handle_beta_create_response<A: RoutingApi>(
     api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
+    layer::call_json(
+        "betaCreateResponse",
+        &[&["bearerAuth"]],
         api,
         request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = BetaCreateResponseParams {};
-            let body = body::read_json::<types::Echo>(&parts, body, body_limit, true)
-                .await?;
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let ctx = RequestContext::new("betaCreateResponse", scheme, parts);
+        |api, ctx, params, body| async move {
             let outcome = A::beta_create_response(&api, &ctx, params, body).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
         },
