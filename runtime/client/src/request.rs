@@ -710,6 +710,8 @@ macro_rules! __apigen_optional_parameters {
 
             /// Appends the query parameters that are set to `query`, in the document's
             /// order, each in its style.
+            // Options of headers alone write nothing to `query`.
+            #[allow(unused_variables)]
             pub fn append_query(
                 &self,
                 query: &mut crate::runtime::request::Query,

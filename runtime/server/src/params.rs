@@ -1004,7 +1004,9 @@ macro_rules! __apigen_params {
         impl crate::runtime::params::Read for $name {
             const PATH: bool = false $(|| $crate::__apigen_params!(@path $($how)*))*;
 
+            // A struct without fields reads nothing from `raw`.
             #[inline]
+            #[allow(unused_variables)]
             fn read(
                 raw: &crate::runtime::params::RawParams<'_>,
             ) -> Result<Self, crate::runtime::problem::Problem> {
