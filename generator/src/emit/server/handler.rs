@@ -106,17 +106,7 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
         && !reads_pattern
         && params_declared(api, op, &validated)
     {
-        let entry = match (plain_json, &op.errors) {
-            (false, None) => "call",
-            (false, Some(_)) => "call_in",
-            (true, None) => "call_json",
-            (true, Some(_)) => "call_json_in",
-        };
-        let entry = format_ident!("{entry}");
-        let errors = op.errors.as_ref().map(|(errors, _)| {
-            let errors = format_ident!("{errors}");
-            quote!(&#errors,)
-        });
+        let (entry, errors) = entry_in(op, if plain_json { "call_json" } else { "call" });
         let (body_param, body_arg) = if plain_json {
             (Some(quote!(body,)), quote!(body,))
         } else {
@@ -150,14 +140,7 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
             Some(_) => ("handle_body", quote!(body_limit,)),
             None => ("handle", quote!()),
         };
-        // An operation whose error bodies are its own renders its problems with them.
-        let (entry, errors) = match &op.errors {
-            Some((errors, _)) => {
-                let errors = format_ident!("{errors}");
-                (format_ident!("{entry}_in"), Some(quote!(&#errors,)))
-            }
-            None => (format_ident!("{entry}"), None),
-        };
+        let (entry, errors) = entry_in(op, entry);
         let docs = doc(&[format!(
             "`{} {}`: see [`{trait_ident}::{}`]. Authorizes, reads and checks the request, then calls the implementation.",
             op.method,
@@ -202,6 +185,18 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
                 #steps
             }
         }
+    }
+}
+
+/// The runtime's entry `entry` for the operation, its `…_in` twin with the operation's error
+/// bodies as first argument when they are its own (its problems are rendered with them).
+fn entry_in(op: &Operation, entry: &str) -> (proc_macro2::Ident, Option<TokenStream>) {
+    match &op.errors {
+        Some((errors, _)) => {
+            let errors = format_ident!("{errors}");
+            (format_ident!("{entry}_in"), Some(quote!(&#errors,)))
+        }
+        None => (format_ident!("{entry}"), None),
     }
 }
 
