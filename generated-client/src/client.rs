@@ -246,6 +246,10 @@ impl Client {
     ///
     /// `GET /pets` (operation `listPets`).
     ///
+    /// ```ignore
+    /// let response = client.list_pets().await?;
+    /// ```
+    ///
     /// Sends none of the optional parameters; [`list_pets_with`](Self::list_pets_with) takes them.
     #[cfg(feature = "pets")]
     pub async fn list_pets(
@@ -278,6 +282,15 @@ impl Client {
     /// has no default. The service assigns the animal's `id` and returns the created animal.
     ///
     /// `POST /pets` (operation `createPet`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!({
+    ///     "name": "Rex",
+    ///     "categoryId": 1,
+    ///     "status": "available"
+    /// }))?;
+    /// let response = client.create_pet(&body).await?;
+    /// ```
     #[cfg(feature = "pets")]
     pub async fn create_pet(
         &self,
@@ -310,6 +323,10 @@ impl Client {
     /// headers.
     ///
     /// `GET /pets/{petId}` (operation `getPet`).
+    ///
+    /// ```ignore
+    /// let response = client.get_pet(1).await?;
+    /// ```
     #[cfg(feature = "pets")]
     #[deprecated(
         note = "Removed on 2030-12-05; use GET /pets with the status filter instead."
@@ -333,6 +350,10 @@ impl Client {
     /// free-form JSON objects.
     ///
     /// `GET /store/orders` (operation `listOrders`).
+    ///
+    /// ```ignore
+    /// let response = client.list_orders().await?;
+    /// ```
     #[cfg(feature = "store")]
     pub async fn list_orders(
         &self,

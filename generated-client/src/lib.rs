@@ -8,7 +8,7 @@
 //! operation's typed error. Both expose the rate-limit state the server reported.
 //!
 //! ```no_run
-//! use petstore_client::Client;
+//! use petstore_client::{Client, serde_json, types};
 //!
 //! async fn example() -> Result<(), Box<dyn std::error::Error>> {
 //!     let client = Client::builder("http://127.0.0.1:8080/v1")
@@ -23,6 +23,24 @@
 pub mod client;
 pub use apigen_client_runtime as runtime;
 pub mod types;
+
+/// The operations by tag (a path group where the document has none): a page each,
+/// listing the [`Client`] methods that call them.
+pub mod operations {
+    /// The operations of `pets`.
+    ///
+    /// - [`list_pets`](crate::Client::list_pets): List animals (`GET /pets`)
+    /// - [`create_pet`](crate::Client::create_pet): Add an animal (`POST /pets`)
+    /// - [`get_pet`](crate::Client::get_pet): Get an animal (deprecated) (`GET /pets/{petId}`)
+    #[cfg(feature = "pets")]
+    pub mod pets {}
+    /// The operations of `store`.
+    ///
+    /// - [`list_orders`](crate::Client::list_orders): List orders (`GET /store/orders`)
+    #[cfg(feature = "store")]
+    pub mod store {}
+}
+
 pub use client::{Client, ClientBuilder, Server};
 pub use runtime::error::Error;
 pub use runtime::ratelimit::RateLimit;

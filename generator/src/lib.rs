@@ -379,7 +379,7 @@ fn emit_all(
             ),
             (
                 "client/src/client.rs",
-                Box::new(|| emit::client::client_rs(api)),
+                Box::new(|| emit::client::client_rs(api, &client_crate)),
             ),
             (
                 "client/src/types.rs",

@@ -435,6 +435,11 @@ fn list_enum(e: &syn::ItemEnum, prefix: &str, cfgs: &[String], out: &mut BTreeSe
     for variant in &e.variants {
         let mut v = variant.clone();
         v.attrs.retain(|a| a.path().is_ident("cfg"));
+        // A variant's fields are listed by name and type; their docs and lint attributes
+        // are not the API (editing a field's doc comment changes nothing a caller sees).
+        for field in v.fields.iter_mut() {
+            field.attrs.retain(|a| a.path().is_ident("cfg"));
+        }
         v.discriminant = None;
         out.insert(format!("{l}pub {prefix}{}::{}", e.ident, tokens(&v)));
     }

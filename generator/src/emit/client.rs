@@ -46,7 +46,7 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
         String::new(),
         // `no_run`: a doc test that compiles (cargo test), so the example cannot rot.
         "```no_run".into(),
-        format!("use {krate}::Client;"),
+        format!("use {krate}::{{Client, serde_json, types}};"),
         String::new(),
         "async fn example() -> Result<(), Box<dyn std::error::Error>> {".into(),
         // A server of this API run locally (the server crate's example binds this address),
@@ -65,21 +65,10 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
     }
     lines.push("        .build()?;".into());
     if let Some(op) = example_op {
-        // Required parameters are the caller's to supply: `todo!()` stands for them.
-        let mut args: Vec<&str> = op
-            .params
-            .iter()
-            .filter(|p| p.required)
-            .map(|_| "todo!()")
-            .collect();
-        if op.query_string.is_some() {
-            args.push("todo!()");
+        // The call as the README shows it, with the document's examples for its arguments.
+        for line in super::usage::client_call(api, op, &krate).lines() {
+            lines.push(format!("    {line}"));
         }
-        lines.push(format!(
-            "    let response = client.{}({}).await?;",
-            op.rust,
-            args.join(", ")
-        ));
         lines.push(
             "    println!(\"{:?} ({:?} left)\", response.status(), response.rate_limit().remaining);"
                 .into(),
@@ -94,12 +83,14 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
         webhooks,
         streams,
     } = super::root::parts(api, &lines, "apigen_client_runtime", vendored);
+    let operations = operation_pages(api);
     quote! {
         #head
         pub mod client;
         #runtime
         pub mod types;
         #webhooks
+        #operations
 
         pub use client::{Client, ClientBuilder, Server};
         pub use runtime::error::Error;
@@ -125,6 +116,60 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
         /// own dependency (one copy of the crate, the one the types use).
         pub use jiff;
     }
+}
+
+/// `pub mod operations`: a documentation page per feature group (tag) listing its methods of
+/// `Client`, each linked to its docs and call; nothing to compile. None for a document whose
+/// operations are one group.
+fn operation_pages(api: &Api) -> Option<TokenStream> {
+    let groups: Vec<TokenStream> = api
+        .features
+        .features
+        .iter()
+        .filter_map(|f| {
+            let crate::ir::FeatureOf::Group(group) = &f.of else {
+                return None;
+            };
+            let mut lines = vec![format!("The operations of `{group}`."), String::new()];
+            for (i, op) in api.operations.iter().enumerate() {
+                if api
+                    .features
+                    .of_operation(i)
+                    .is_some_and(|fs| fs.contains(&f.name))
+                {
+                    let summary = op
+                        .summary
+                        .as_deref()
+                        .map(|s| {
+                            format!(": {}", s.split_whitespace().collect::<Vec<_>>().join(" "))
+                        })
+                        .unwrap_or_default();
+                    lines.push(format!(
+                        "- [`{m}`](crate::Client::{m}){summary} (`{} {}`)",
+                        op.method,
+                        op.path,
+                        m = crate::naming::bare(&op.rust)
+                    ));
+                }
+            }
+            let docs = doc(&lines);
+            let name = ident(&crate::naming::snake(&f.name));
+            let module = quote!(#docs pub mod #name {});
+            Some(super::gates::items(
+                module,
+                Some(std::slice::from_ref(&f.name)),
+            ))
+        })
+        .collect();
+    (!groups.is_empty()).then(|| {
+        quote! {
+            /// The operations by tag (a path group where the document has none): a page each,
+            /// listing the [`Client`] methods that call them.
+            pub mod operations {
+                #(#groups)*
+            }
+        }
+    })
 }
 
 pub(crate) fn options_ident(op: &Operation) -> proc_macro2::Ident {
@@ -220,7 +265,8 @@ fn class_pattern(c: u8, op: &Operation) -> TokenStream {
     quote!(#lo..=#hi)
 }
 
-pub fn client_rs(api: &Api) -> TokenStream {
+pub fn client_rs(api: &Api, crate_name: &str) -> TokenStream {
+    let krate = crate_name.replace('-', "_");
     let intro = module_doc(&[format!(
         "[`Client`] for {} {}: one async method per operation.",
         api.title, api.version
@@ -234,7 +280,8 @@ pub fn client_rs(api: &Api) -> TokenStream {
     let credential_setters = api.security_schemes.iter().map(credential_setter);
     // Each operation's methods and types compile under its features (`lower::features`).
     let methods = api.operations.iter().enumerate().map(|(i, op)| {
-        let one = method(op);
+        let example = super::usage::client_call(api, op, &krate);
+        let one = method(op, Some(&example));
         let twin = method::multipart_twin(op);
         let stream = op.pagination.as_ref().map(|p| stream_method(op, p));
         super::gates::items(quote!(#one #twin #stream), api.features.of_operation(i))

@@ -69,6 +69,7 @@ struct Readme<'a> {
     files: Vec<(&'a str, &'a str)>,
     operations: Vec<(String, String, String, bool)>,
     usage: &'a str,
+    reference: String,
 }
 
 pub enum Kind {
@@ -355,10 +356,114 @@ pub fn readme(
         files,
         operations,
         usage: &usage,
+        reference: reference(api, &kind, &crate_name.replace('-', "_")),
     }
     .render()
     .map(|s| format!("{}\n", s.trim_end()))
     .map_err(|e| format!("README template: {e}"))
+}
+
+/// The README's reference: every operation, by feature group where there are several, with a
+/// call of its client method or the trait method an implementation writes
+/// (`emit::usage`).
+fn reference(api: &Api, kind: &Kind, lib: &str) -> String {
+    let mut out = String::new();
+    match kind {
+        Kind::Client => {
+            out.push_str(&format!(
+                "## Calls\n\nEach operation's call with its required arguments, the document's examples where it gives them.\nThe snippets run in a function returning `Result<_, Box<dyn std::error::Error>>`, after:\n\n```rust\nuse {lib}::{{Client, serde_json, types}};\n\nlet client = Client::builder(\"{}\")\n",
+                api.servers
+                    .first()
+                    .map(|s| s.url.as_str())
+                    .unwrap_or("http://127.0.0.1:8080")
+            ));
+            for s in &api.security_schemes {
+                let arg = match s.kind {
+                    crate::ir::SchemeKind::Basic => "\"user\", \"password\"",
+                    _ => "\"secret\"",
+                };
+                out.push_str(&format!("    .{}({arg})\n", crate::naming::bare(&s.rust)));
+            }
+            out.push_str("    .build()?;\n```\n");
+        }
+        Kind::Server => out.push_str(&format!(
+            "## Implementing\n\nEach operation's method as an implementation of [`{name}`](src/api.rs) writes it, in\n`impl {name} for Service {{ type Error = …; … }}`, after\n`use {lib}::{{RequestContext, api::*, types}};`. A method left out answers 501 with the\ndocument's error body.\n",
+            name = format!("{}Api", api.api_name)
+        )),
+    }
+    let group_of = |i: usize| -> Option<String> {
+        let feature = api.features.operations.get(i)?.first()?;
+        api.features.features.iter().find_map(|f| match &f.of {
+            FeatureOf::Group(g) if &f.name == feature => Some(g.clone()),
+            _ => None,
+        })
+    };
+    let mut groups: Vec<(Option<String>, Vec<usize>)> = Vec::new();
+    for i in 0..api.operations.len() {
+        let group = group_of(i);
+        match groups.iter_mut().find(|(g, _)| *g == group) {
+            Some((_, ops)) => ops.push(i),
+            None => groups.push((group, vec![i])),
+        }
+    }
+    for (group, ops) in &groups {
+        let level = match group {
+            Some(group) => {
+                out.push_str(&format!("\n### {group}\n"));
+                "####"
+            }
+            None => "###",
+        };
+        for &i in ops {
+            let op = &api.operations[i];
+            let summary = op
+                .summary
+                .as_deref()
+                .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
+                .filter(|s| !s.is_empty())
+                .map(|s| format!(": {s}"))
+                .unwrap_or_default();
+            // Said once: a summary may say it already.
+            let deprecated =
+                if op.deprecated.is_some() && !summary.to_lowercase().contains("deprecated") {
+                    " (deprecated)"
+                } else {
+                    ""
+                };
+            out.push_str(&format!(
+                "\n{level} `{}`{summary}{deprecated}\n\n`{} {}`",
+                op.id, op.method, op.path
+            ));
+            let snippet = match kind {
+                Kind::Client => {
+                    if let Some(with) = &op.rust_with {
+                        out.push_str(&format!("; optional parameters through `{with}`"));
+                    }
+                    super::usage::client_call(api, op, lib)
+                }
+                Kind::Server => {
+                    let answers: Vec<String> = op
+                        .responses
+                        .iter()
+                        .map(|r| {
+                            let status = match r.status {
+                                crate::ir::Status::Code(c) => c.to_string(),
+                                crate::ir::Status::Range(r) => format!("{r}XX"),
+                                crate::ir::Status::Default => "default".into(),
+                            };
+                            format!("`{}` {status}", r.variant)
+                        })
+                        .collect();
+                    if !answers.is_empty() {
+                        out.push_str(&format!("; answers {}", answers.join(", ")));
+                    }
+                    super::usage::server_method(op, lib)
+                }
+            };
+            out.push_str(&format!(".\n\n```rust\n{snippet}\n```\n"));
+        }
+    }
+    out
 }
 
 /// The inside of a TOML basic string (`"…"`): backslashes, quotes and control characters

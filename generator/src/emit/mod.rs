@@ -10,6 +10,7 @@ pub mod mock;
 pub mod root;
 pub mod server;
 pub mod types;
+pub mod usage;
 pub mod webhooks;
 
 use crate::ir::{Location, Operation, Response, SchemeKind, Status, TypeRef};

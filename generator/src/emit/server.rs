@@ -145,7 +145,7 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
 
 /// The Rust type the implementation receives for a request body: the body's, or
 /// `OrMultipart` of it when the document also offers it as `multipart/form-data`.
-pub(super) fn request_body_type(b: &crate::ir::Body) -> TokenStream {
+pub(crate) fn request_body_type(b: &crate::ir::Body) -> TokenStream {
     let t = body_type(&b.kind);
     match b.multipart_alternative() {
         Some(_) => quote!(crate::runtime::body::OrMultipart<#t>),
@@ -154,7 +154,7 @@ pub(super) fn request_body_type(b: &crate::ir::Body) -> TokenStream {
 }
 
 /// The Rust type of a body.
-pub(super) fn body_type(kind: &BodyKind) -> TokenStream {
+pub(crate) fn body_type(kind: &BodyKind) -> TokenStream {
     match kind {
         BodyKind::Json(t) | BodyKind::Form(t) | BodyKind::Multipart { ty: t, .. } => {
             rust_type(t, true)
@@ -174,7 +174,7 @@ pub(super) fn body_type(kind: &BodyKind) -> TokenStream {
 }
 
 /// The type of an `in: querystring` argument: the form's type, or the query string as sent.
-pub(super) fn query_string_type(q: &QueryString) -> TokenStream {
+pub(crate) fn query_string_type(q: &QueryString) -> TokenStream {
     let t = match &q.kind {
         QueryStringKind::Form(t) | QueryStringKind::Json(t) => rust_type(t, true),
         QueryStringKind::Raw => quote!(String),
@@ -189,11 +189,11 @@ fn has_stream(op: &Operation) -> bool {
         .any(|r| matches!(r.body.as_ref().map(|b| &b.kind), Some(BodyKind::Stream(_))))
 }
 
-fn params_ident(op: &Operation) -> proc_macro2::Ident {
+pub(crate) fn params_ident(op: &Operation) -> proc_macro2::Ident {
     format_ident!("{}Params", op.stem)
 }
 
-fn response_ident(op: &Operation) -> proc_macro2::Ident {
+pub(crate) fn response_ident(op: &Operation) -> proc_macro2::Ident {
     format_ident!("{}Response", op.stem)
 }
 

@@ -82,6 +82,9 @@ pub struct Operation {
     pub pagination: Option<Pagination>,
     /// What the generated mock answers (`lower/mock.rs`).
     pub mock: MockAnswer,
+    /// Values for an example call (`lower/mock.rs`): what the generated READMEs and docs
+    /// show a call and an implementation with.
+    pub usage: Usage,
     /// The operation's own error bodies by status (indices into `Api::error_bodies`), when
     /// they differ from the document's (`Api::errors`); the router's `ERRORS_…` constant.
     pub errors: Option<(String, ErrorTable)>,
@@ -130,6 +133,20 @@ pub struct MockAnswer {
     pub bodies: Vec<serde_json::Value>,
     /// A value for each header of the response (`Response::headers` order), as JSON.
     pub headers: Vec<serde_json::Value>,
+}
+
+/// Values for an example call of an operation, as JSON: the document's own examples where it
+/// gives them and they have the parameter's shape, else values made from the types as the
+/// mock makes them (a request's: required members only, no `readOnly` ones). The snippets of
+/// the generated READMEs and docs are printed from these.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Usage {
+    /// One per required parameter, in [`Operation::params`] order.
+    pub params: Vec<serde_json::Value>,
+    /// The 3.2 query string's value, when the operation has one.
+    pub query_string: Option<serde_json::Value>,
+    /// The body's value, when the operation has one (for text and bytes, a JSON string).
+    pub body: Option<serde_json::Value>,
 }
 
 /// How the client walks every page of a paginated operation (`lower/pagination.rs` says which
@@ -269,6 +286,9 @@ pub struct Param {
     pub allow_reserved: bool,
     /// Server-side default, as a Rust literal expression's source value.
     pub default: Option<serde_json::Value>,
+    /// The parameter's `example` (or first of its `examples`, or its schema's), as written:
+    /// what [`Usage`] shows it with when the value has the parameter's shape.
+    pub example: Option<serde_json::Value>,
     pub constraints: Constraints,
     pub doc: Vec<String>,
     pub deprecated: bool,
@@ -356,6 +376,9 @@ pub struct Body {
     /// alternative's): its parts, decoded into their type (a file as its text), are held to
     /// that schema as written.
     pub multipart_held: Option<Held>,
+    /// The media type's `example` and `examples` values, in document order: what [`Usage`]
+    /// shows the body with.
+    pub examples: Vec<serde_json::Value>,
 }
 
 /// Where the runtime finds a body's schema: a JSON pointer into the served document (as

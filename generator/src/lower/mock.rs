@@ -13,7 +13,7 @@ use serde_json::{Map, Number, Value};
 use std::cell::RefCell;
 
 use crate::ir::{
-    BodyKind, Bound, Constraints, MockAnswer, Operation, Status, TypeDef, TypeKind, TypeRef,
+    BodyKind, Bound, Constraints, MockAnswer, Operation, Status, TypeDef, TypeKind, TypeRef, Usage,
 };
 
 /// Below this depth a made-up value leaves optional fields out and arrays empty, so that a
@@ -22,11 +22,134 @@ const SHALLOW: usize = 4;
 /// Past this depth even required fields of a recursive type get `null`.
 const DEEPEST: usize = 24;
 
-/// Fills in [`Operation::mock`] for every operation.
+/// Fills in [`Operation::mock`] and [`Operation::usage`] for every operation.
 pub fn plan(ops: &mut [Operation], types: &[TypeDef]) {
     let types: BTreeMap<&str, &TypeDef> = types.iter().map(|t| (t.name.as_str(), t)).collect();
     for op in ops.iter_mut() {
         op.mock = answer(op, &types);
+        op.usage = usage(op, &types);
+    }
+}
+
+/// The values an example call shows: the document's example where it has the value's shape,
+/// else one made for a request (required members only, none `readOnly`).
+fn usage(op: &Operation, types: &BTreeMap<&str, &TypeDef>) -> Usage {
+    let maker = Maker::for_request(types);
+    let pick = |ty: &TypeRef, c: &Constraints, examples: &[Value]| {
+        examples
+            .iter()
+            .find(|e| fits(ty, e, types))
+            .cloned()
+            .unwrap_or_else(|| maker.value(ty, c, 0))
+    };
+    let params = op
+        .params
+        .iter()
+        .filter(|p| p.required)
+        .map(
+            |p| match pick(&p.ty, &p.constraints, p.example.as_slice()) {
+                // Text with nothing to go by reads better as the parameter's name (`"owner"`).
+                Value::String(s) if s == "string" && named_text_fits(&p.wire, &p.constraints) => {
+                    Value::String(p.wire.clone())
+                }
+                value => value,
+            },
+        )
+        .collect();
+    let query_string = op.query_string.as_ref().map(|q| match &q.kind {
+        crate::ir::QueryStringKind::Form(t) | crate::ir::QueryStringKind::Json(t) => {
+            maker.value(t, &Constraints::default(), 0)
+        }
+        crate::ir::QueryStringKind::Raw => Value::String("name=value".into()),
+    });
+    let body = op.body.as_ref().map(|b| match &b.kind {
+        // A multipart form is sent as its parts: the members of the type it is checked as.
+        BodyKind::Bytes if b.is_multipart_form() => match &b.checked_as {
+            Some(t) => pick(t, &b.constraints, &b.examples),
+            None => Value::Object(Map::new()),
+        },
+        BodyKind::Json(t) | BodyKind::Form(t) | BodyKind::Multipart { ty: t, .. } => {
+            pick(t, &b.constraints, &b.examples)
+        }
+        BodyKind::Text | BodyKind::Bytes | BodyKind::Stream(_) => b
+            .examples
+            .iter()
+            .find_map(|e| e.as_str().map(|s| Value::String(s.to_owned())))
+            .unwrap_or_else(|| Value::String("text".into())),
+    });
+    Usage {
+        params,
+        query_string,
+        body,
+    }
+}
+
+/// Whether a parameter's name may stand as its value: the only constraints on it are lengths it
+/// meets.
+fn named_text_fits(name: &str, c: &Constraints) -> bool {
+    let n = name.chars().count();
+    c.pattern.is_none()
+        && c.format.is_none()
+        && c.checked_format.is_none()
+        && c.min_length.is_none_or(|min| n >= min)
+        && c.max_length.is_none_or(|max| n <= max)
+}
+
+/// Whether a document's example has the shape of `ty` (an example may not fit its schema:
+/// a snippet built from one that does not would fail where the document's reader tries it).
+/// Objects and unions are taken as the document gives them.
+fn fits(ty: &TypeRef, v: &Value, types: &BTreeMap<&str, &TypeDef>) -> bool {
+    let digits = |s: &str, n: usize| s.len() == n && s.bytes().all(|b| b.is_ascii_digit());
+    let date = |s: &str| {
+        let mut parts = s.split('-');
+        matches!(
+            (parts.next(), parts.next(), parts.next(), parts.next()),
+            (Some(y), Some(m), Some(d), None) if digits(y, 4) && digits(m, 2) && digits(d, 2)
+        )
+    };
+    match (ty, v) {
+        (TypeRef::Nullable(_), Value::Null) | (TypeRef::Unit, Value::Null) => true,
+        (TypeRef::Nullable(inner), _) => fits(inner, v, types),
+        (
+            TypeRef::String | TypeRef::Bytes | TypeRef::Base64 | TypeRef::Base64Url,
+            Value::String(_),
+        ) => true,
+        (TypeRef::Bool, Value::Bool(_)) => true,
+        (TypeRef::I32, Value::Number(n)) => n.as_i64().is_some_and(|n| i32::try_from(n).is_ok()),
+        (TypeRef::I64, Value::Number(n)) => n.is_i64(),
+        (TypeRef::U8, Value::Number(n)) => n.as_u64().is_some_and(|n| u8::try_from(n).is_ok()),
+        (TypeRef::U16, Value::Number(n)) => n.as_u64().is_some_and(|n| u16::try_from(n).is_ok()),
+        (TypeRef::U32, Value::Number(n)) => n.as_u64().is_some_and(|n| u32::try_from(n).is_ok()),
+        (TypeRef::U64, Value::Number(n)) => n.is_u64(),
+        (TypeRef::BigInt, Value::Number(n)) => n.is_i64() || n.is_u64(),
+        (TypeRef::F32 | TypeRef::F64 | TypeRef::Decimal, Value::Number(_)) => true,
+        (TypeRef::Uuid, Value::String(s)) => {
+            s.len() == 36
+                && s.char_indices().all(|(i, c)| match i {
+                    8 | 13 | 18 | 23 => c == '-',
+                    _ => c.is_ascii_hexdigit(),
+                })
+        }
+        (TypeRef::Date, Value::String(s)) => date(s),
+        (TypeRef::DateTime, Value::String(s)) => s.split_once('T').is_some_and(|(d, t)| {
+            date(d) && (t.ends_with('Z') || t.ends_with('z') || t.contains('+') || t.contains('-'))
+        }),
+        (TypeRef::Ipv4, Value::String(s)) => s.parse::<std::net::Ipv4Addr>().is_ok(),
+        (TypeRef::Ipv6, Value::String(s)) => s.parse::<std::net::Ipv6Addr>().is_ok(),
+        (TypeRef::Vec(item), Value::Array(items)) => items.iter().all(|i| fits(item, i, types)),
+        (TypeRef::Tuple(items), Value::Array(values)) => {
+            items.len() == values.len() && items.iter().zip(values).all(|(t, v)| fits(t, v, types))
+        }
+        (TypeRef::Map(item), Value::Object(map)) => map.values().all(|v| fits(item, v, types)),
+        (TypeRef::Json, _) | (TypeRef::JsonObject, Value::Object(_)) => true,
+        (TypeRef::Named(name), _) => match types.get(name.as_str()).map(|d| &d.kind) {
+            Some(TypeKind::Enum(variants)) => variants.iter().any(|e| v.as_str() == Some(&e.wire)),
+            Some(TypeKind::Alias(inner, _)) => fits(inner, v, types),
+            Some(TypeKind::Struct(_)) => v.is_object(),
+            Some(TypeKind::OneOf(_)) => true,
+            None => false,
+        },
+        _ => false,
     }
 }
 
@@ -111,6 +234,9 @@ pub(super) struct Maker<'a> {
     types: &'a BTreeMap<&'a str, &'a TypeDef>,
     /// Use the schemas' own examples where they have one.
     examples: bool,
+    /// A value to send rather than to answer: each object with its required members alone
+    /// (a snippet's value, short), none `readOnly`, `writeOnly` ones kept.
+    request: bool,
     /// The named types being made, outermost first, each with the depth it was entered at.
     /// Past [`SHALLOW`] a value holds its required members only, so a type entered there and
     /// met again below itself recurses through required members: that value is `null`, and a
@@ -125,7 +251,16 @@ impl<'a> Maker<'a> {
         Maker {
             types,
             examples,
+            request: false,
             making: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// A maker of values to send, the schemas' examples used.
+    fn for_request(types: &'a BTreeMap<&'a str, &'a TypeDef>) -> Self {
+        Maker {
+            request: true,
+            ..Maker::new(types, true)
         }
     }
 
@@ -294,7 +429,12 @@ impl Maker<'_> {
                     // One Rust type for both directions: an answer leaves write-only
                     // properties out; past `SHALLOW`, every one the answer may lack (a
                     // required readOnly one, scalar-galaxy's `Planet.id`, it may not).
-                    if f.write_only || (depth >= SHALLOW && !f.required_in_answers) {
+                    let left_out = if self.request {
+                        !f.required || f.read_only
+                    } else {
+                        f.write_only || (depth >= SHALLOW && !f.required_in_answers)
+                    };
+                    if left_out {
                         continue;
                     }
                     let value = match (&f.example, self.examples) {
@@ -436,6 +576,8 @@ fn format_sample(format: &str) -> Option<&'static str> {
         "json-pointer" => "/a",
         "relative-json-pointer" => "0/a",
         "regex" => "^a$",
+        // A decimal kept as text (`type: string, format: decimal`), which the server checks.
+        "decimal" => "1.5",
         // With `Options::string_formats`, these stay text too.
         "uuid" => "3fa85f64-5717-4562-b3fc-2c963f66afa6",
         "date-time" => "2024-01-01T00:00:00Z",

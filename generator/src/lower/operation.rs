@@ -173,6 +173,7 @@ pub fn lower_all(
                 query_string,
                 // `lower::mock` and `lower::errors` fill these in once every type is known.
                 mock: Default::default(),
+                usage: Default::default(),
                 errors: None,
                 // `lower::undocumented` decides it once every operation is known.
                 undocumented: Default::default(),

@@ -125,7 +125,9 @@ pub fn body_media(m: &ArgMatches, choices: &[&str]) -> Result<Option<String>, Ex
 /// One part a multipart body's schema describes.
 #[derive(Debug, Clone, Copy)]
 pub struct PartSpec {
+    /// The part's name.
     pub name: &'static str,
+    /// Whether the body must have it.
     pub required: bool,
     /// `format: binary`: given with `--file`.
     pub file: bool,
@@ -138,18 +140,29 @@ pub struct PartSpec {
 /// A part read from the command line, for the client's multipart form.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Part {
+    /// A text field (`--field NAME=VALUE`).
     Text {
+        /// The part's name.
         name: String,
+        /// Its text.
         value: String,
     },
+    /// A JSON part (`--field NAME=JSON` for an object or array property).
     Json {
+        /// The part's name.
         name: String,
+        /// Its value.
         value: Value,
     },
+    /// A file (`--file NAME=PATH`).
     File {
+        /// The part's name.
         name: String,
+        /// The file's name, as sent in `Content-Disposition`.
         filename: String,
+        /// Its media type.
         media: String,
+        /// The file's content.
         data: Vec<u8>,
     },
 }

@@ -15,7 +15,12 @@ pub enum Secret {
     /// A bearer token (also accepted for api-key schemes).
     Token(String),
     /// User and password for HTTP basic.
-    Basic { user: String, password: String },
+    Basic {
+        /// The user name.
+        user: String,
+        /// The password.
+        password: String,
+    },
     /// An API key (also accepted for bearer schemes).
     ApiKey(String),
 }
@@ -43,6 +48,7 @@ pub struct Credentials {
 }
 
 impl Credentials {
+    /// No credentials: requests go out without any.
     pub fn new() -> Self {
         Self::default()
     }
@@ -58,14 +64,17 @@ impl Credentials {
         self
     }
 
+    /// The secret held for `scheme`, if any.
     pub fn get(&self, scheme: &str) -> Option<&Secret> {
         self.secrets.get(scheme)
     }
 
+    /// Forgets the secret of `scheme`, returning it.
     pub fn remove(&mut self, scheme: &str) -> Option<Secret> {
         self.secrets.remove(scheme)
     }
 
+    /// Whether no secret is held.
     pub fn is_empty(&self) -> bool {
         self.secrets.is_empty()
     }

@@ -25,27 +25,39 @@ pub enum Error<E> {
     /// (e.g. `ListPetsError::Unauthorized(ErrorBody)`), `raw` the body as received.
     #[non_exhaustive]
     Api {
+        /// The response's status.
         status: StatusCode,
+        /// The response's headers.
         headers: HeaderMap,
+        /// The body, decoded into the operation's error type.
         body: E,
+        /// The body as received.
         raw: Bytes,
     },
     /// A status the document does not list for the operation (and that no common error type
     /// reads); the body is kept as received.
     #[non_exhaustive]
     UnexpectedStatus {
+        /// The response's status.
         status: StatusCode,
+        /// The response's headers.
         headers: HeaderMap,
+        /// The body as received.
         body: Bytes,
     },
     /// `410 Gone` from an operation the document gives a sunset date (`x-deprecation`): it
     /// has been removed. `replacement` is the `operationId` the document names instead.
     #[non_exhaustive]
     Gone {
+        /// The response's status (410).
         status: StatusCode,
+        /// The response's headers.
         headers: HeaderMap,
+        /// The body as received.
         body: Bytes,
+        /// The `operationId` of the removed operation.
         operation: &'static str,
+        /// The `operationId` the document names as the replacement, if any.
         replacement: Option<&'static str>,
     },
     /// The body of a documented status did not decode; the bytes are kept for diagnosis.
@@ -53,10 +65,15 @@ pub enum Error<E> {
     /// the whole body or a body that is not JSON), `message` what was wrong there.
     #[non_exhaustive]
     Decode {
+        /// The response's status.
         status: StatusCode,
+        /// The response's headers.
         headers: HeaderMap,
+        /// The body as received.
         body: Bytes,
+        /// The JSON pointer of the value that failed; empty for the whole body.
         path: String,
+        /// What was wrong there.
         message: String,
     },
     /// No (complete) response: connect, timeout, connection reset, body cut off.
@@ -395,7 +412,9 @@ impl<E: fmt::Debug> std::error::Error for Error<E> {
 /// at `E = Infallible`, hence this separate type.)
 #[derive(Debug)]
 pub enum SendError {
+    /// No (complete) response: connect, timeout, connection reset.
     Transport(reqwest::Error),
+    /// The request could not be built (invalid base URL, header value or body); nothing was sent.
     InvalidRequest(String),
 }
 

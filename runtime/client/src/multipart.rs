@@ -27,6 +27,7 @@ struct Part {
 }
 
 impl Form {
+    /// A form without parts.
     pub fn new() -> Self {
         Form::default()
     }

@@ -55,6 +55,7 @@ pub struct RequestOptions {
 }
 
 impl RequestOptions {
+    /// No options: the call goes out as the client would send it.
     pub fn new() -> Self {
         Self::default()
     }

@@ -29,7 +29,9 @@ use super::response::ResponseValue;
 /// One page: its items, and what the next request needs (`None`: this was the last page).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Page<T> {
+    /// The page's items.
     pub items: Vec<T>,
+    /// What the next page's request needs (a cursor, a URL, a page number); `None`: last page.
     pub next: Option<String>,
 }
 
@@ -47,6 +49,7 @@ impl<T> Page<T> {
 
 /// The items of a page as a body field holds them.
 pub trait IntoItems<T> {
+    /// The items, as a `Vec`.
     fn into_items(self) -> Vec<T>;
 }
 
@@ -64,6 +67,7 @@ impl<T> IntoItems<T> for Option<Vec<T>> {
 
 /// The next cursor as a body field holds it.
 pub trait IntoNext {
+    /// The cursor, if there is one.
     fn into_next(self) -> Option<String>;
 }
 
@@ -88,6 +92,7 @@ impl IntoNext for Option<Option<String>> {
 /// Whether a body says there is another page, as a field holds it (`bool` or `Option<bool>`;
 /// absent means no).
 pub trait IntoMore {
+    /// Whether there is another page.
     fn into_more(self) -> bool;
 }
 

@@ -23,8 +23,11 @@ pub enum Direction {
 /// retried call reports again from zero.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Progress {
+    /// Which way the bytes go.
     pub direction: Direction,
+    /// Bytes transferred so far.
     pub done: u64,
+    /// Bytes in all, when known.
     pub total: Option<u64>,
 }
 
@@ -42,6 +45,7 @@ const PIECE: usize = 64 * 1024;
 pub struct OnProgress(Arc<dyn Fn(Progress) + Send + Sync>);
 
 impl OnProgress {
+    /// A callback called with each [`Progress`] report.
     pub fn new(report: impl Fn(Progress) + Send + Sync + 'static) -> OnProgress {
         OnProgress(Arc::new(report))
     }

@@ -25,6 +25,8 @@ pub struct RateLimit {
 }
 
 impl RateLimit {
+    /// Reads `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`; a header
+    /// that is absent or unreadable leaves its field `None`.
     pub fn from_headers(headers: &HeaderMap) -> Self {
         Self {
             limit: header_u64(headers, &X_RATELIMIT_LIMIT),

@@ -114,6 +114,7 @@ pub fn url(base: &str, path: &str, query: &str) -> String {
 /// How a value is written as a parameter (path, query, header). Implemented for primitives and
 /// strings; generated enums implement it with their wire names.
 pub trait ToParam {
+    /// The value as text, unencoded.
     fn to_param(&self) -> String;
 
     /// Appends the value to `out` percent-encoded, everything but unreserved characters
@@ -239,6 +240,7 @@ pub struct Query {
 }
 
 impl Query {
+    /// An empty query string.
     pub fn new() -> Self {
         Self::default()
     }
@@ -381,6 +383,7 @@ impl Query {
         }
     }
 
+    /// Whether nothing was appended.
     pub fn is_empty(&self) -> bool {
         self.buf.is_empty()
     }

@@ -31,8 +31,11 @@ pub(super) static SUNSET: HeaderName = HeaderName::from_static("sunset");
 /// A complete response: status, headers and the whole body.
 #[derive(Clone, Debug)]
 pub struct Raw {
+    /// The status.
     pub status: StatusCode,
+    /// The headers.
     pub headers: HeaderMap,
+    /// The whole body.
     pub body: Bytes,
 }
 
@@ -165,10 +168,12 @@ impl Raw {
         }
     }
 
+    /// The rate-limit state the response's `X-RateLimit-*` headers report.
     pub fn rate_limit(&self) -> RateLimit {
         RateLimit::from_headers(&self.headers)
     }
 
+    /// How long `Retry-After` asks to wait (seconds, or an HTTP date from now), if present.
     pub fn retry_after(&self) -> Option<Duration> {
         ratelimit::retry_after(&self.headers, SystemTime::now())
     }
@@ -394,6 +399,7 @@ pub struct ResponseValue<T> {
 }
 
 impl<T> ResponseValue<T> {
+    /// A value received with `status` and `headers`.
     pub fn new(inner: T, status: StatusCode, headers: HeaderMap) -> Self {
         Self {
             inner,
@@ -429,22 +435,27 @@ impl<T> ResponseValue<T> {
         self.documented
     }
 
+    /// The value, without status and headers.
     pub fn into_inner(self) -> T {
         self.inner
     }
 
+    /// The value, the status and the headers.
     pub fn into_parts(self) -> (T, StatusCode, HeaderMap) {
         (self.inner, self.status, self.headers)
     }
 
+    /// The response's status.
     pub fn status(&self) -> StatusCode {
         self.status
     }
 
+    /// The response's headers.
     pub fn headers(&self) -> &HeaderMap {
         &self.headers
     }
 
+    /// The rate-limit state the response's `X-RateLimit-*` headers report.
     pub fn rate_limit(&self) -> RateLimit {
         RateLimit::from_headers(&self.headers)
     }
@@ -464,6 +475,7 @@ impl<T> ResponseValue<T> {
         sunset_date(&self.headers)
     }
 
+    /// The same response with its value passed through `f`.
     pub fn map<U>(self, f: impl FnOnce(T) -> U) -> ResponseValue<U> {
         ResponseValue {
             inner: f(self.inner),

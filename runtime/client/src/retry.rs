@@ -15,6 +15,8 @@ pub struct RetryPolicy {
     pub max_attempts: u32,
     /// Backoff ceiling for the first retry; doubles per attempt up to `max_backoff`.
     pub initial_backoff: Duration,
+    /// The longest wait between two attempts (a `Retry-After` may ask for longer; the budget
+    /// still bounds it).
     pub max_backoff: Duration,
     /// Total time one call may spend, waits included. A wait that would overrun it is not
     /// taken: the last response (or error) is returned instead.
@@ -60,6 +62,8 @@ pub enum TransportErrorKind {
 }
 
 impl TransportErrorKind {
+    /// The kind of `error`, as far as the target can tell (in the browser every failure counts
+    /// as possibly sent).
     pub fn of(error: &reqwest::Error) -> Self {
         // reqwest cannot tell a connect error on wasm (fetch reports one opaque failure), so
         // there every failure counts as possibly sent.

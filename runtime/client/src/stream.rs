@@ -50,7 +50,9 @@ type BoxFuture<T> = Pin<Box<dyn std::future::Future<Output = T>>>;
 /// A response whose body has not been read yet (a success of a streamed operation), or has
 /// (every other status, read whole so the retry decision and error decoding can see it).
 pub struct Streamed {
+    /// The response's status.
     pub status: StatusCode,
+    /// The response's headers.
     pub headers: HeaderMap,
     body: Body,
     resume: Option<Box<Resume>>,
@@ -359,6 +361,7 @@ impl Source {
 pub struct Event<T> {
     /// The event type; `message` when the server named none.
     pub event: String,
+    /// The event's data, decoded.
     pub data: T,
     /// The last event id the stream set (ids carry over to later events, as in browsers).
     pub id: Option<String>,
@@ -647,9 +650,13 @@ impl LineSplitter {
 /// One dispatched Server-Sent Event before its data is decoded.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RawEvent {
+    /// The event type; `message` when the server named none.
     pub event: String,
+    /// The `data:` lines, joined with line feeds.
     pub data: String,
+    /// The last event id the stream set.
     pub id: Option<String>,
+    /// The reconnection delay (ms) the event asked for.
     pub retry: Option<u64>,
 }
 

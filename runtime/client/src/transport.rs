@@ -44,12 +44,14 @@ pub struct OperationInfo {
     pub id: &'static str,
     /// The document's path template (`/pets/{petId}`): the call span's `url.template`.
     pub path: &'static str,
+    /// The HTTP method.
     pub method: http::Method,
     /// Whether sending twice has the effect of sending once (GET, HEAD, PUT, DELETE, OPTIONS,
     /// TRACE); decides which failures are retried.
     pub idempotent: bool,
     /// `deprecated: true` in the document.
     pub deprecated: bool,
+    /// The security requirement: which schemes' credentials go with the request.
     pub security: Security,
     /// The operation declares an `Idempotency-Key` header: every call sends a fresh key, the
     /// same on each of its retries, so the server runs it once however often it arrives; its
@@ -159,6 +161,8 @@ pub(crate) fn new_idempotency_key() -> http::HeaderValue {
 #[cfg(not(target_arch = "wasm32"))]
 pub type BuildRequest<'a> =
     dyn Fn(&reqwest::Client, &str) -> reqwest::RequestBuilder + Send + Sync + 'a;
+/// Builds one attempt's request from the client and the base URL (see [`Transport::send`]):
+/// what [`Transport::send_dyn`] takes, as a reference to a closure.
 // Browser futures are not `Send`, so neither need their builders be.
 #[cfg(target_arch = "wasm32")]
 pub type BuildRequest<'a> = dyn Fn(&reqwest::Client, &str) -> reqwest::RequestBuilder + 'a;
@@ -180,10 +184,13 @@ fn header_value(media_type: &'static str) -> http::HeaderValue {
 /// A clone ([`Transport::with_options`]) shares what responses taught with the original.
 #[derive(Debug, Clone)]
 pub struct Transport {
+    /// The HTTP client requests go through (its timeouts, proxies and TLS settings apply).
     pub http: reqwest::Client,
     /// Without a trailing slash; operation paths (starting with `/`) are appended.
     pub base_url: String,
+    /// The secrets applied to requests, per security scheme.
     pub credentials: Credentials,
+    /// When and how failed attempts are retried.
     pub retry: RetryPolicy,
     learned: Arc<Learned>,
     /// Told how far long transfers have got (`ClientBuilder::on_progress`); `None`: nothing
@@ -211,6 +218,8 @@ struct Learned {
 }
 
 impl Transport {
+    /// A transport sending to `base_url` (trailing slashes are dropped) through `http`, with
+    /// `credentials` and `retry`.
     pub fn new(
         http: reqwest::Client,
         base_url: impl Into<String>,

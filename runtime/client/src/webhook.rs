@@ -12,9 +12,19 @@ pub enum WebhookError {
     /// No webhook has this name.
     UnknownWebhook(String),
     /// The webhook is sent with `expected`.
-    MethodNotAllowed { expected: String, got: String },
+    MethodNotAllowed {
+        /// The webhook's method.
+        expected: String,
+        /// The request's method.
+        got: String,
+    },
     /// The body is not of the webhook's media type.
-    UnsupportedMediaType { expected: String, got: String },
+    UnsupportedMediaType {
+        /// The webhook's media type.
+        expected: String,
+        /// The request's `Content-Type`.
+        got: String,
+    },
     /// The webhook has a required payload and the body is empty.
     MissingPayload,
     /// The payload did not decode; the message says where.

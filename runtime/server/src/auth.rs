@@ -224,6 +224,7 @@ impl Identity {
         self
     }
 
+    /// The valid principal of `scheme`, if its credential was presented and accepted.
     pub fn principal(&self, scheme: &str) -> Option<&Principal> {
         self.principals().iter().find(|p| p.scheme == scheme)
     }
@@ -242,14 +243,18 @@ impl Identity {
         }
     }
 
+    /// The TCP peer of the connection, when the server was given it.
     pub fn client_addr(&self) -> Option<SocketAddr> {
         self.client_addr
     }
 
+    /// The address anonymous callers are rate-limited by: the peer's, or the last
+    /// `X-Forwarded-For` entry's when `ServerConfig::trust_forwarded_for` is on.
     pub fn client_ip(&self) -> Option<IpAddr> {
         self.client_ip
     }
 
+    /// The document's security schemes, as the identity was built with.
     pub fn schemes(&self) -> &'static [SecurityScheme] {
         self.schemes
     }

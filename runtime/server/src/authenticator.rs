@@ -20,14 +20,19 @@ use super::scheme::SecurityScheme;
 /// (None: the policy's default plan). `scheme` is set by the layer to the scheme's name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Principal {
+    /// Who the caller is (a user id, an account name); rate limits count per subject.
     pub subject: String,
+    /// The rate-limit plan of the caller; `None` takes the policy's default plan.
     pub plan: Option<String>,
+    /// The name of the scheme that vouched for the caller; the layer sets it, so an
+    /// authenticator may leave it empty.
     pub scheme: &'static str,
 }
 
 /// Decides whether a credential is valid. Called by the router-wide layer once per scheme
 /// that has a credential in the request, before any handler runs.
 pub trait Authenticator: Send + Sync + 'static {
+    /// The principal `credential` belongs to under `scheme`, or `None` when it is not valid.
     fn authenticate<'a>(
         &'a self,
         scheme: &'a SecurityScheme,
@@ -126,6 +131,7 @@ impl Default for StaticKeys {
 }
 
 impl StaticKeys {
+    /// An empty table: every key is refused until one is added.
     pub fn new() -> Self {
         StaticKeys::default()
     }
@@ -154,10 +160,12 @@ impl StaticKeys {
         self
     }
 
+    /// The number of keys in the table.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// Whether the table has no key.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

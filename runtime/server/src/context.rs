@@ -18,11 +18,15 @@ use super::auth::{Identity, Principal};
 /// asked for rather than prepared for every request.
 #[derive(Debug)]
 pub struct RequestContext {
+    /// The `operationId` of the operation being served.
     pub operation_id: &'static str,
+    /// The request's headers, as received.
     pub headers: HeaderMap,
+    /// The request's extensions: what middleware put there.
     pub extensions: Extensions,
     /// The TCP peer (present when served with `into_make_service_with_connect_info`).
     pub client_addr: Option<SocketAddr>,
+    /// The request's method.
     pub method: Method,
     /// The request URI as the client sent it, base path included (`/v1/pets?limit=5`); see
     /// [`RequestContext::path`] for the path as routed.

@@ -143,6 +143,7 @@ impl Cors {
         self.credentials
     }
 
+    /// How long a browser may cache a preflight's answer (`Access-Control-Max-Age`).
     pub fn max_age(&self) -> Duration {
         self.max_age
     }

@@ -17,8 +17,16 @@ use super::scheme::{SchemeKind, SecurityScheme};
 /// A credential as presented, borrowed for the duration of one `authenticate` call.
 #[derive(Clone, Copy)]
 pub enum Credential<'a> {
+    /// A bearer token (`Authorization: Bearer …`).
     Bearer(&'a str),
-    Basic { user: &'a str, password: &'a str },
+    /// HTTP basic authentication (`Authorization: Basic …`), decoded.
+    Basic {
+        /// The user name.
+        user: &'a str,
+        /// The password.
+        password: &'a str,
+    },
+    /// An API key, from the header, query parameter or cookie the scheme names.
     ApiKey(&'a str),
 }
 
@@ -38,12 +46,21 @@ impl fmt::Debug for Credential<'_> {
 /// await without borrowing the request).
 #[derive(Clone)]
 pub enum PresentedCredential {
+    /// A bearer token (`Authorization: Bearer …`).
     Bearer(String),
-    Basic { user: String, password: String },
+    /// HTTP basic authentication (`Authorization: Basic …`), decoded.
+    Basic {
+        /// The user name.
+        user: String,
+        /// The password.
+        password: String,
+    },
+    /// An API key, from the header, query parameter or cookie the scheme names.
     ApiKey(String),
 }
 
 impl PresentedCredential {
+    /// The credential borrowed, as an [`Authenticator`](super::auth::Authenticator) is given it.
     pub fn as_credential(&self) -> Credential<'_> {
         match self {
             PresentedCredential::Bearer(t) => Credential::Bearer(t),

@@ -14,7 +14,9 @@ use super::response;
 /// generated from (a document split over several files bundled into one), as JSON and as YAML.
 #[derive(Debug)]
 pub struct Document {
+    /// The document as JSON (served at `{prefix}.json`).
     pub json: &'static str,
+    /// The document as YAML (served at `{prefix}.yaml`).
     pub yaml: &'static str,
     /// `info.title`, the page's title.
     pub title: &'static str,

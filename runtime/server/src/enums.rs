@@ -39,7 +39,7 @@ pub fn not_one_of(values: &[&str], got: &str) -> String {
 /// ```
 ///
 /// The expansion names the runtime as the generated crate does, `crate::runtime` (see
-/// [`object::json!`](crate::object::json)).
+/// [`object::json!`](super::object::json)).
 #[doc(hidden)]
 #[macro_export]
 // `crate::runtime`, not `$crate`: the runtime as the calling crate names it (when vendored,

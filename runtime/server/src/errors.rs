@@ -19,6 +19,7 @@ use super::problem::{Problem, violations_message};
 /// pointers into it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ErrorBody {
+    /// The body as JSON text, a value valid against the document's error schema.
     pub template: &'static str,
     /// Where the problem's `code` (`bad_request`) goes, as a string.
     pub code: &'static [&'static str],
@@ -48,6 +49,7 @@ pub struct ErrorBodies {
     /// The status of a request the document's checks refuse: 400, or 422 where the document
     /// describes 422 for that and no 400 (FastAPI, pydantic). The runtime's 400s take it.
     pub invalid: u16,
+    /// Each body with the statuses it is for.
     pub bodies: &'static [(StatusKey, &'static ErrorBody)],
 }
 

@@ -21,10 +21,12 @@ pub const DATE_TIME: Exact<jiff::Timestamp> = Exact {
     read: date_time,
     expected: "a date-time with an offset, RFC 3339 (date-time)",
 };
+/// `format: date`: a calendar date, `YYYY-MM-DD` (RFC 3339's `full-date`).
 pub const DATE: Exact<jiff::civil::Date> = Exact {
     read: date,
     expected: "a date, YYYY-MM-DD (date)",
 };
+/// `format: uuid`: a UUID in its hyphenated form.
 pub const UUID: Exact<uuid::Uuid> = Exact {
     read: uuid,
     expected: "a UUID, RFC 9562's hyphenated form (uuid)",

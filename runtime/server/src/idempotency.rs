@@ -160,6 +160,8 @@ where
 
 pin_project_lite::pin_project! {
     /// The future of [`serve`].
+    // pin_project_lite takes no docs on fields; each variant's doc says what it holds.
+    #[allow(missing_docs)]
     #[project = ServedProjection]
     pub enum Served<D, K> {
         /// No key: the handler, as for any operation.

@@ -13,9 +13,11 @@ use std::time::{Duration, Instant};
 /// A completed response as stored: what a replay sends back.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredResponse {
+    /// The response's status code.
     pub status: u16,
     /// Header lines, in order (only those whose values are text).
     pub headers: Vec<(String, String)>,
+    /// The response's body.
     pub body: Vec<u8>,
 }
 
@@ -25,14 +27,22 @@ pub enum Claim {
     /// The key was free: this request runs, then completes or abandons it.
     Claimed,
     /// Another request with this key is running; its fingerprint.
-    InProgress { fingerprint: [u8; 32] },
+    InProgress {
+        /// The SHA-256 digest of the running request (method, path and query, body).
+        fingerprint: [u8; 32],
+    },
     /// The key's first request completed.
     Done {
+        /// The SHA-256 digest of the first request (method, path and query, body).
         fingerprint: [u8; 32],
+        /// What it answered, to replay.
         response: StoredResponse,
     },
     /// The store could not answer in time; `allow`: serve without replay, else 503.
-    Unavailable { allow: bool },
+    Unavailable {
+        /// Serve the request without replay (`true`) or refuse it with 503 (`false`).
+        allow: bool,
+    },
 }
 
 type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -102,6 +112,7 @@ pub struct InMemoryIdempotencyStore {
 }
 
 impl InMemoryIdempotencyStore {
+    /// An empty store.
     pub fn new() -> Self {
         InMemoryIdempotencyStore::default()
     }
@@ -111,6 +122,7 @@ impl InMemoryIdempotencyStore {
         self.lock().map.len()
     }
 
+    /// Whether the store holds no key.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -187,7 +199,9 @@ impl IdempotencyStore for InMemoryIdempotencyStore {
 /// The store and how long responses are kept; `ServerConfig::idempotency` sets it.
 #[derive(Clone)]
 pub struct Idempotency {
+    /// Where claims and responses are kept.
     pub store: Arc<dyn IdempotencyStore>,
+    /// How long a completed response is replayed for its key.
     pub ttl: Duration,
 }
 

@@ -114,6 +114,7 @@ pub struct Located {
     /// The JSON pointer of the value that failed (`/choices/0/message`); empty for the whole
     /// document (a syntax error, or trailing bytes after it).
     pub pointer: String,
+    /// What serde_json reported there.
     pub error: serde_json::Error,
 }
 

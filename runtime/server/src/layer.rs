@@ -105,15 +105,19 @@ impl fmt::Debug for ServerConfig {
 }
 
 impl ServerConfig {
+    /// The defaults listed above: install an authenticator before serving secured operations.
     pub fn new() -> Self {
         ServerConfig::default()
     }
 
+    /// Decides who a credential belongs to (see [`Authenticator`]); replaces `DenyAll`.
     pub fn authenticator(mut self, authenticator: impl Authenticator) -> Self {
         self.authenticator = Arc::new(authenticator);
         self
     }
 
+    /// Limits every request with `limiter` under `policy` (the generated
+    /// `rate_limit_policy()` reads the document's `x-rate-limit`).
     pub fn rate_limit(mut self, limiter: impl RateLimiter, policy: RateLimitPolicy) -> Self {
         self.rate_limit = Some((Arc::new(limiter), policy));
         self
@@ -125,6 +129,7 @@ impl ServerConfig {
         self.rate_limit(limiter, policy)
     }
 
+    /// Largest request body in bytes (default [`DEFAULT_BODY_LIMIT`]); larger ones answer 413.
     pub fn body_limit(mut self, bytes: usize) -> Self {
         self.body_limit = bytes;
         self
@@ -137,6 +142,8 @@ impl ServerConfig {
         self
     }
 
+    /// Renders every problem with `render` instead of the document's error bodies or the
+    /// default `{"code", "message", "status"}` body.
     pub fn render_problem(mut self, render: RenderProblem) -> Self {
         self.render = Some(render);
         self

@@ -33,10 +33,15 @@ pub const DEFAULT_MAX_CONNECTIONS: usize = 10_000;
 /// `None` turns a timeout or the connection limit off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
+    /// Longest request target in bytes (default 8 KiB); longer ones answer 414.
     pub max_request_target: usize,
+    /// Largest header section in bytes (default 32 KiB); larger ones answer 431.
     pub max_header_section: usize,
+    /// Time to send the request head (default 10 s); `None`: no limit.
     pub head_timeout: Option<Duration>,
+    /// Time to send the request body (default 30 s); `None`: no limit.
     pub body_timeout: Option<Duration>,
+    /// Connections `serve` holds open at once (default 10 000); `None`: no limit.
     pub max_connections: Option<usize>,
 }
 
@@ -53,6 +58,7 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// The defaults (see the `DEFAULT_*` constants).
     pub fn new() -> Self {
         Limits::default()
     }

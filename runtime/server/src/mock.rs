@@ -92,6 +92,7 @@ fn first<T: DeserializeOwned>(
 /// How the mock program was asked to run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MockArgs {
+    /// The address to listen on.
     pub addr: SocketAddr,
     /// The API key (bearer token, or the value of an API-key scheme) it accepts.
     pub key: String,

@@ -17,6 +17,7 @@ pub struct Part {
     pub filename: Option<String>,
     /// Its `Content-Type` (`text/plain` when absent, RFC 7578 §4.4).
     pub content_type: Option<String>,
+    /// The part's content, as sent.
     pub data: Bytes,
 }
 

@@ -114,7 +114,9 @@ pub fn field<'de, A: MapAccess<'de>, V: Deserialize<'de>>(
 /// A string format read exactly (the server's readers of `date-time`, `date` and `uuid`,
 /// `formats::DATE_TIME` and its neighbours): the reader, and what a refusal says it expects.
 pub struct Exact<V> {
+    /// Reads the text; `None` when it is not of the format.
     pub read: fn(&str) -> Option<V>,
+    /// What the value should have been, for the refusal's message (`a date, YYYY-MM-DD`).
     pub expected: &'static str,
 }
 

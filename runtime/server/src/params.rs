@@ -20,13 +20,19 @@ use super::validate::{MISSING_PARAMETER, Violations};
 /// Where a parameter lives, as OpenAPI's `in` says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Location {
+    /// A segment of the path (`/pets/{petId}`).
     Path,
+    /// The query string.
     Query,
+    /// A request header.
     Header,
+    /// A cookie of the `Cookie` header.
     Cookie,
 }
 
 impl Location {
+    /// The name OpenAPI gives the location (`path`, `query`, `header`, `cookie`), as a
+    /// violation's pointer starts with it.
     pub fn as_str(self) -> &'static str {
         match self {
             Location::Path => "path",
@@ -767,6 +773,7 @@ impl<'a> RawParams<'a> {
         }
     }
 
+    /// Whether the request carries the parameter `name` in `loc` at all (with any value).
     pub fn contains(&self, loc: Location, name: &str) -> bool {
         let mut found = false;
         self.visit(loc, name, &mut Violations::new(), |_| {

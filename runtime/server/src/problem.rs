@@ -16,7 +16,9 @@ use http::{Method, StatusCode};
 /// (`validate::Violations` collects them; also `validate::Violation`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {
+    /// Where: a JSON pointer into the body (`/name`), or the parameter (`query/limit`).
     pub pointer: String,
+    /// What the value broke (`must be at most 100`).
     pub message: String,
 }
 
@@ -28,10 +30,15 @@ pub struct Violation {
 /// `result_large_err`, which generated code would otherwise trip on every handler).
 #[derive(Clone, Debug)]
 pub struct Problem {
+    /// The response's status.
     pub status: StatusCode,
+    /// A short machine-readable code (`bad_request`, `not_found`, `rate_limited`).
     pub code: Cow<'static, str>,
+    /// What went wrong, for the caller to read.
     pub message: String,
+    /// Every failed constraint, for a 400; empty otherwise.
     pub violations: Vec<Violation>,
+    /// Headers the rendered response carries besides its body's.
     pub headers: Box<HeaderMap>,
 }
 
@@ -39,6 +46,8 @@ pub struct Problem {
 pub type RenderProblem = Arc<dyn Fn(&Problem) -> Response + Send + Sync>;
 
 impl Problem {
+    /// A problem of any status: `code` is the machine-readable code, `message` what the
+    /// caller reads.
     pub fn new(
         status: StatusCode,
         code: impl Into<Cow<'static, str>>,
@@ -53,18 +62,22 @@ impl Problem {
         }
     }
 
+    /// 400, code `bad_request`.
     pub fn bad_request(message: impl Into<String>) -> Self {
         Problem::new(StatusCode::BAD_REQUEST, "bad_request", message)
     }
 
+    /// 401, code `unauthorized`: no valid credential.
     pub fn unauthorized(message: impl Into<String>) -> Self {
         Problem::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
     }
 
+    /// 403, code `forbidden`: the caller is known but may not do this.
     pub fn forbidden(message: impl Into<String>) -> Self {
         Problem::new(StatusCode::FORBIDDEN, "forbidden", message)
     }
 
+    /// 404, code `not_found`.
     pub fn not_found() -> Self {
         Problem::new(
             StatusCode::NOT_FOUND,
@@ -96,6 +109,7 @@ impl Problem {
         }
     }
 
+    /// 413, code `payload_too_large`, naming the limit in bytes.
     pub fn payload_too_large(limit: usize) -> Self {
         Problem::new(
             StatusCode::PAYLOAD_TOO_LARGE,

@@ -22,7 +22,9 @@ pub(crate) fn ban_started() {
 /// Requests allowed per window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Quota {
+    /// Requests allowed per UTC minute.
     pub per_minute: u32,
+    /// Requests allowed per UTC day.
     pub per_day: u32,
 }
 
@@ -30,10 +32,15 @@ pub struct Quota {
 /// plan get, and the ban rule.
 #[derive(Clone, Debug)]
 pub struct RateLimitPolicy {
+    /// Each plan's quota, by name.
     pub plans: BTreeMap<String, Quota>,
+    /// The plan of callers without a valid credential (keyed by client address).
     pub anonymous_plan: String,
+    /// The plan of principals that name none, and of those naming an unknown plan.
     pub default_plan: String,
+    /// Refused requests, after the first, that ban a key before its window resets; 0: no bans.
     pub ban_strikes: u32,
+    /// How long a ban lasts; zero: no bans.
     pub ban: Duration,
 }
 
@@ -58,12 +65,17 @@ impl RateLimitPolicy {
 /// the ban (reset = its end).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decision {
+    /// Whether the request may go on.
     pub allowed: bool,
+    /// `X-RateLimit-Limit`: requests the reported window allows.
     pub limit: u32,
+    /// `X-RateLimit-Remaining`: requests left in the reported window.
     pub remaining: u32,
+    /// `X-RateLimit-Reset`: Unix second at which the reported window (or the ban) ends.
     pub reset_unix: u64,
     /// Set when refused: seconds until a request can succeed (at least 1).
     pub retry_after_secs: Option<u64>,
+    /// The key is banned (the 429's code is `banned`).
     pub banned: bool,
     /// The limiter could not decide (its shared store did not answer in time): the request
     /// is let through without `X-RateLimit-*` headers when `allowed`, else refused with 503.
@@ -89,6 +101,8 @@ impl Decision {
 
 /// Counts one request of `key` against `quota` at `now` (injected so tests need no sleeps).
 pub trait RateLimiter: Send + Sync + 'static {
+    /// Counts one request of `key` (a principal's subject, or a client address) against
+    /// `quota` at `now`, and says whether it may go on.
     fn check<'a>(
         &'a self,
         key: &'a str,
@@ -161,6 +175,8 @@ pub struct InMemoryRateLimiter {
 }
 
 impl InMemoryRateLimiter {
+    /// A limiter that bans a key for `ban` after `ban_strikes` further refusals in one window
+    /// (either 0 disables bans).
     pub fn new(ban_strikes: u32, ban: Duration) -> Self {
         // Round a sub-second remainder up: a ban is never shorter than asked.
         let ban_secs = ban.as_secs() + u64::from(ban.subsec_nanos() > 0);

@@ -40,6 +40,7 @@ pub struct RedisOptions {
     /// The longest a request waits for Redis (connecting included) before
     /// [`RedisOptions::when_unavailable`] decides. Default 100 ms.
     pub timeout: Duration,
+    /// What a request gets while Redis does not answer (default: let through).
     pub when_unavailable: WhenUnavailable,
 }
 
@@ -81,6 +82,7 @@ impl fmt::Debug for RedisStore {
 pub enum StoreError {
     /// No answer within the timeout.
     Timeout,
+    /// Redis answered with an error, or the connection failed.
     Redis(RedisError),
 }
 
@@ -119,6 +121,7 @@ impl RedisStore {
         })
     }
 
+    /// The options the store was opened with.
     pub fn options(&self) -> &RedisOptions {
         &self.inner.options
     }
@@ -262,6 +265,8 @@ pub struct RedisRateLimiter {
 }
 
 impl RedisRateLimiter {
+    /// A limiter on `store` that bans a key for `ban` after `ban_strikes` further refusals in
+    /// one window (either 0 disables bans), as [`InMemoryRateLimiter`](super::ratelimit::InMemoryRateLimiter) does.
     pub fn new(store: RedisStore, ban_strikes: u32, ban: Duration) -> Self {
         RedisRateLimiter {
             store,
@@ -277,6 +282,7 @@ impl RedisRateLimiter {
         RedisRateLimiter::new(store, policy.ban_strikes, policy.ban)
     }
 
+    /// The store the limiter counts in.
     pub fn store(&self) -> &RedisStore {
         &self.store
     }
@@ -374,6 +380,7 @@ impl RedisIdempotencyStore {
     /// How long a claim lasts without a response: longer than any handler should run.
     pub const RUNNING_TTL: Duration = Duration::from_secs(300);
 
+    /// An idempotency store on `store`.
     pub fn new(store: RedisStore) -> Self {
         RedisIdempotencyStore {
             store,

@@ -89,6 +89,7 @@ impl Runtime {
         }
     }
 
+    /// The largest request body in bytes ([`ServerConfig::body_limit`](super::layer::ServerConfig::body_limit)).
     #[inline]
     pub fn body_limit(&self) -> usize {
         self.0.body_limit

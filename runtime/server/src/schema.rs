@@ -112,6 +112,7 @@ pub(crate) struct Keywords {
 /// decide (scalar-galaxy's `CelestialBody` does not require its `type`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Discriminator {
+    /// The property whose value picks the branch (`propertyName`).
     pub property: String,
     /// Each value and the branch it names: the `mapping`, each branch's component name
     /// (OpenAPI's implicit mapping), and the value a branch pins its property to (`const`, or
@@ -180,6 +181,8 @@ pub struct Held {
 }
 
 impl Held {
+    /// The schema at `pointer` in `document`, compiled on first use; `dialect_2020`: read it
+    /// as JSON Schema 2020-12 (OpenAPI 3.1 and later) rather than OpenAPI 3.0's dialect.
     pub const fn new(
         document: &'static Document,
         pointer: &'static str,

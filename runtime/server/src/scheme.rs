@@ -26,6 +26,7 @@ pub enum SchemeKind {
 pub struct SecurityScheme {
     /// The scheme's key in `securitySchemes`; security requirements refer to it.
     pub name: &'static str,
+    /// What kind of scheme it is, and where its credential goes.
     pub kind: SchemeKind,
 }
 

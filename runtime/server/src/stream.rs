@@ -32,9 +32,13 @@ pub type BoxStream<T> = Pin<Box<dyn Stream<Item = Result<T, Problem>> + Send>>;
 /// absent), `id` (becomes the client's last event id) and `retry` (reconnection delay, ms).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event<T> {
+    /// The event's payload, written as JSON on `data:` lines.
     pub data: T,
+    /// The event type (`event:`); `None`: the default, `message`.
     pub event: Option<String>,
+    /// The event id (`id:`), which a reconnecting client sends back as `Last-Event-ID`.
     pub id: Option<String>,
+    /// The reconnection delay in milliseconds the client should use (`retry:`).
     pub retry: Option<u64>,
 }
 

@@ -40,7 +40,9 @@ pub enum Style {
 /// A parameter's value as the styles see it: what its JSON is, flattened one level.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Flat {
+    /// A string, number or boolean, as text.
     Scalar(String),
+    /// An array's items, as text; `null` items are left out.
     List(Vec<String>),
     /// Members in order; `null` members are left out.
     Object(Vec<(String, String)>),

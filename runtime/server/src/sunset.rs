@@ -47,6 +47,7 @@ impl Retirement {
 pub struct Clock(Arc<dyn Fn() -> SystemTime + Send + Sync>);
 
 impl Clock {
+    /// The system clock.
     pub fn system() -> Self {
         Clock(Arc::new(SystemTime::now))
     }
@@ -56,6 +57,7 @@ impl Clock {
         Clock(Arc::new(now))
     }
 
+    /// The current time.
     pub fn now(&self) -> SystemTime {
         (self.0)()
     }
@@ -79,6 +81,7 @@ pub struct SunsetPolicy {
     /// Answer 410 from the sunset on (default `true`: the document says the operation is
     /// removed then; `false` keeps serving it, with its deprecation headers).
     pub enforce: bool,
+    /// Where the time comes from (default: the system clock).
     pub clock: Clock,
 }
 

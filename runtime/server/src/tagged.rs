@@ -23,7 +23,9 @@ use std::marker::PhantomData;
 /// A discriminator's value, as read: text, or an integer for an integer property.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tag<'a> {
+    /// A string value.
     Text(&'a str),
+    /// An integer value, for a discriminator property of type `integer`.
     Integer(i64),
 }
 

@@ -16,11 +16,13 @@ pub use super::problem::Violation;
 pub struct Violations(Vec<Violation>);
 
 impl Violations {
+    /// No violation yet.
     #[inline]
     pub fn new() -> Self {
         Violations(Vec::new())
     }
 
+    /// Records that the value at `pointer` broke a constraint, as `message` says.
     pub fn push(&mut self, pointer: impl Into<String>, message: impl Into<String>) {
         self.0.push(Violation {
             pointer: pointer.into(),
@@ -28,23 +30,28 @@ impl Violations {
         });
     }
 
+    /// Records a violation made elsewhere.
     pub fn push_violation(&mut self, violation: Violation) {
         self.0.push(violation);
     }
 
+    /// Whether nothing was violated.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
+    /// The number of violations.
     pub fn len(&self) -> usize {
         self.0.len()
     }
 
+    /// The violations, in the order they were found.
     pub fn as_slice(&self) -> &[Violation] {
         &self.0
     }
 
+    /// The violations, in the order they were found.
     pub fn into_vec(self) -> Vec<Violation> {
         self.0
     }
@@ -80,6 +87,8 @@ impl Violations {
 /// Implemented by generated types: push a violation for every failed constraint below
 /// `pointer` (the JSON pointer of `self`).
 pub trait Validate {
+    /// Pushes a violation onto `out` for every constraint `self` breaks, naming its place below
+    /// `pointer`.
     fn validate(&self, pointer: &str, out: &mut Violations);
 }
 
@@ -234,6 +243,7 @@ pub fn check_maximum<T: PartialOrd + Display + Copy>(
 
 /// Numbers `multipleOf` can be asked about.
 pub trait Numeric: Copy + Display {
+    /// The value as a float, for a `multipleOf` that is not an integer.
     fn to_f64(self) -> f64;
     /// Exact integer value, when the type is an integer.
     fn to_i128(self) -> Option<i128>;
@@ -585,6 +595,7 @@ pub fn check_min_properties(len: usize, min: usize, pointer: &str, out: &mut Vio
     }
 }
 
+/// `maxProperties` on a map's length.
 pub fn check_max_properties(len: usize, max: usize, pointer: &str, out: &mut Violations) {
     if len > max {
         out.push(

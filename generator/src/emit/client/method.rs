@@ -14,13 +14,14 @@ use crate::ir::{
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-/// The method (or the pair) of `op`.
-pub(super) fn method(op: &Operation) -> TokenStream {
+/// The method (or the pair) of `op`; `example`, a call of it its docs show
+/// (`emit::usage::client_call`).
+pub(super) fn method(op: &Operation, example: Option<&str>) -> TokenStream {
     let inputs = Inputs::of(op);
     let body = statements(op);
     match &op.rust_with {
-        None => single(op, &inputs, body),
-        Some(with) => pair(op, &inputs, with, body),
+        None => single(op, &inputs, body, example),
+        Some(with) => pair(op, &inputs, with, body, example),
     }
 }
 
@@ -50,7 +51,7 @@ pub(super) fn multipart_twin(op: &Operation) -> Option<TokenStream> {
         checked_as: Some(ty.clone()),
         ..b.clone()
     });
-    Some(method(&sent))
+    Some(method(&sent, None))
 }
 
 /// What the method `op` and `op_with` show alike: the operation's docs, its deprecation and
@@ -63,8 +64,16 @@ struct Shared {
 }
 
 impl Shared {
-    fn of(op: &Operation) -> Shared {
+    fn of(op: &Operation, example: Option<&str>) -> Shared {
         let mut docs = operation_doc(op);
+        if let Some(example) = example {
+            // `ignore`: a doc test per operation would be built by every `cargo test` of the
+            // crate; the repository's tests build the same snippets from the README instead.
+            let mut lines = vec![String::new(), "```ignore".to_string()];
+            lines.extend(example.lines().map(str::to_owned));
+            lines.push("```".into());
+            docs.extend(doc(&lines));
+        }
         if let Some(b) = op.body.as_ref().filter(|b| b.media_chosen()) {
             let listed: Vec<String> = b.sendable_media().map(|m| format!("`{m}`")).collect();
             docs.extend(doc(&[
@@ -88,14 +97,19 @@ impl Shared {
 }
 
 /// The one method of an operation without optional parameters.
-fn single(op: &Operation, inputs: &Inputs<'_>, body: TokenStream) -> TokenStream {
+fn single(
+    op: &Operation,
+    inputs: &Inputs<'_>,
+    body: TokenStream,
+    example: Option<&str>,
+) -> TokenStream {
     let name = ident(&op.rust);
     let Shared {
         docs,
         deprecated,
         success_ty,
         error_ty,
-    } = Shared::of(op);
+    } = Shared::of(op, example);
     let (args, query_string_arg, body_arg) = (
         inputs.required_args(),
         &inputs.query_string_arg,
@@ -122,7 +136,13 @@ fn single(op: &Operation, inputs: &Inputs<'_>, body: TokenStream) -> TokenStream
 /// With optional parameters: `op(required…)` sends none of them and forwards to
 /// `op_with(required…, options)`, so an operation's first optional parameter adds a method
 /// rather than changing one (README, "Evolving the spec").
-fn pair(op: &Operation, inputs: &Inputs<'_>, with: &str, body: TokenStream) -> TokenStream {
+fn pair(
+    op: &Operation,
+    inputs: &Inputs<'_>,
+    with: &str,
+    body: TokenStream,
+    example: Option<&str>,
+) -> TokenStream {
     let name = ident(&op.rust);
     let with = ident(with);
     let Shared {
@@ -130,7 +150,7 @@ fn pair(op: &Operation, inputs: &Inputs<'_>, with: &str, body: TokenStream) -> T
         deprecated,
         success_ty,
         error_ty,
-    } = Shared::of(op);
+    } = Shared::of(op, example);
     let (query_string_arg, body_arg) = (&inputs.query_string_arg, &inputs.body_arg);
     let options_ty = options_ident(op);
     let options_arg = inputs.has_optional.then(|| quote!(options: #options_ty,));

@@ -180,6 +180,7 @@ impl Ctx<'_> {
             doc: doc_lines(body.description.as_deref()),
             held: None,
             multipart_held: None,
+            examples: media_examples(self.doc, media),
         })
     }
 
@@ -336,8 +337,19 @@ pub(super) fn stream_kind(
 /// The values of a media type's `example` and `examples` (a reference to
 /// `#/components/examples/…` resolved; `externalValue`s and dangling references left out).
 pub(super) fn media_examples(doc: &OpenAPI, media: &MediaType) -> Vec<serde_json::Value> {
-    let mut out: Vec<serde_json::Value> = media.example.iter().cloned().collect();
-    for example in media.examples.values() {
+    example_values(doc, media.example.as_ref(), &media.examples)
+}
+
+/// The values of an `example` and an `examples` map (a media type's or a parameter's), in
+/// document order: a reference to `#/components/examples/…` resolved; `externalValue`s and
+/// dangling references left out.
+pub(super) fn example_values(
+    doc: &OpenAPI,
+    example: Option<&serde_json::Value>,
+    examples: &indexmap::IndexMap<String, ReferenceOr<openapiv3::Example>>,
+) -> Vec<serde_json::Value> {
+    let mut out: Vec<serde_json::Value> = example.into_iter().cloned().collect();
+    for example in examples.values() {
         let found = match example {
             ReferenceOr::Item(e) => Some(e),
             ReferenceOr::Reference { reference } => reference

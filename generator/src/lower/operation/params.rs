@@ -130,6 +130,16 @@ impl Ctx<'_> {
             );
             let rust = scope.claim(naming::snake(&data.name));
             pointers.push(at.clone());
+            let inline_example = match &data.format {
+                ParameterSchemaOrContent::Schema(ReferenceOr::Item(s)) => {
+                    s.schema_data.example.clone()
+                }
+                _ => None,
+            };
+            let example = body::example_values(self.doc, data.example.as_ref(), &data.examples)
+                .into_iter()
+                .next()
+                .or(inline_example);
             out.push(Param {
                 local: locals.claim(rust.clone()),
                 setter: naming::setter(&rust),
@@ -145,6 +155,7 @@ impl Ctx<'_> {
                 style,
                 allow_reserved,
                 default,
+                example,
                 constraints,
                 doc,
                 deprecated: data.deprecated.unwrap_or(false),

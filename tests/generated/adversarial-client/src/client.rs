@@ -250,6 +250,10 @@ impl Client {
     ///
     /// `GET /path/{path}/{raw}` (operation `path`).
     ///
+    /// ```ignore
+    /// let response = client.path("path", 1, "query", "body", "cookie").await?;
+    /// ```
+    ///
     /// Sends none of the optional parameters; [`path_with`](Self::path_with) takes them.
     #[cfg(feature = "path")]
     pub async fn path(
@@ -332,6 +336,10 @@ impl Client {
     ///
     /// `GET /cli/{client}` (operation `cliLocals`).
     ///
+    /// ```ignore
+    /// let response = client.cli_locals("client", true, "runtime", "result", 1).await?;
+    /// ```
+    ///
     /// Sends none of the optional parameters; [`cli_locals_with`](Self::cli_locals_with) takes
     /// them.
     #[cfg(feature = "cli")]
@@ -398,6 +406,11 @@ impl Client {
     /// More locals, and a body that takes the prelude's `Result`.
     ///
     /// `POST /raw/{http}` (operation `raw`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!({"type": "string", "value": 1}))?;
+    /// let response = client.raw("http", "base", "ctx", &body).await?;
+    /// ```
     ///
     /// Sends none of the optional parameters; [`raw_with`](Self::raw_with) takes them.
     #[cfg(feature = "raw")]
@@ -481,6 +494,10 @@ impl Client {
     ///
     /// `GET /ops/handle-error` (operation `handleError`).
     ///
+    /// ```ignore
+    /// let response = client.handle_error_2().await?;
+    /// ```
+    ///
     /// Sends none of the optional parameters; [`handle_error_2_with`](Self::handle_error_2_with)
     /// takes them.
     #[cfg(feature = "ops")]
@@ -530,6 +547,10 @@ impl Client {
     }
 
     /// `GET /ops/builder` (operation `builder`).
+    ///
+    /// ```ignore
+    /// let response = client.builder_2().await?;
+    /// ```
     #[cfg(feature = "ops")]
     pub async fn builder_2(
         &self,
@@ -541,6 +562,10 @@ impl Client {
     }
 
     /// `GET /ops/for-server` (operation `for_server`).
+    ///
+    /// ```ignore
+    /// let response = client.for_server_2().await?;
+    /// ```
     #[cfg(feature = "ops")]
     pub async fn for_server_2(
         &self,
@@ -555,6 +580,10 @@ impl Client {
     }
 
     /// `GET /ops/base-url` (operation `baseUrl`).
+    ///
+    /// ```ignore
+    /// let response = client.base_url_2().await?;
+    /// ```
     #[cfg(feature = "ops")]
     pub async fn base_url_2(
         &self,
@@ -566,6 +595,10 @@ impl Client {
     }
 
     /// `GET /ops/last-rate-limit` (operation `lastRateLimit`).
+    ///
+    /// ```ignore
+    /// let response = client.last_rate_limit_2().await?;
+    /// ```
     #[cfg(feature = "ops")]
     pub async fn last_rate_limit_2(
         &self,
@@ -580,6 +613,10 @@ impl Client {
     }
 
     /// `GET /ops/router` (operation `router`).
+    ///
+    /// ```ignore
+    /// let response = client.router().await?;
+    /// ```
     #[cfg(feature = "ops")]
     pub async fn router(&self) -> Result<ResponseValue<()>, Error<RouterError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/router", "router")
@@ -589,6 +626,10 @@ impl Client {
     }
 
     /// `GET /ops/rate-limit-policy` (operation `rate_limit_policy`).
+    ///
+    /// ```ignore
+    /// let response = client.rate_limit_policy().await?;
+    /// ```
     #[cfg(feature = "ops")]
     pub async fn rate_limit_policy(
         &self,
@@ -603,6 +644,10 @@ impl Client {
     }
 
     /// `PUT /ops/serve-path` (operation `serve_path`).
+    ///
+    /// ```ignore
+    /// let response = client.serve_path().await?;
+    /// ```
     #[cfg(feature = "ops")]
     pub async fn serve_path(&self) -> Result<ResponseValue<()>, Error<ServePathError>> {
         const OPERATION: OperationInfo = OperationInfo::put(
@@ -615,6 +660,10 @@ impl Client {
     }
 
     /// `GET /ops/api` (operation `api`).
+    ///
+    /// ```ignore
+    /// let response = client.api().await?;
+    /// ```
     #[cfg(feature = "ops")]
     pub async fn api(&self) -> Result<ResponseValue<()>, Error<ApiError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/api", "api")
@@ -624,6 +673,10 @@ impl Client {
     }
 
     /// `GET /ops/config` (operation `config`).
+    ///
+    /// ```ignore
+    /// let response = client.config().await?;
+    /// ```
     #[cfg(feature = "ops")]
     pub async fn config(&self) -> Result<ResponseValue<()>, Error<ConfigError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/config", "config")
@@ -633,6 +686,10 @@ impl Client {
     }
 
     /// `GET /ops/routes` (operation `routes`).
+    ///
+    /// ```ignore
+    /// let response = client.routes().await?;
+    /// ```
     #[cfg(feature = "ops")]
     pub async fn routes(&self) -> Result<ResponseValue<()>, Error<RoutesError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/routes", "routes")
@@ -642,6 +699,10 @@ impl Client {
     }
 
     /// `DELETE /ops/type` (operation `type`).
+    ///
+    /// ```ignore
+    /// let response = client.r#type().await?;
+    /// ```
     #[cfg(feature = "ops")]
     pub async fn r#type(&self) -> Result<ResponseValue<()>, Error<TypeError>> {
         const OPERATION: OperationInfo = OperationInfo::delete("/ops/type", "type")
@@ -651,6 +712,10 @@ impl Client {
     }
 
     /// `GET /ops/self` (operation `self`).
+    ///
+    /// ```ignore
+    /// let response = client.self_().await?;
+    /// ```
     #[cfg(feature = "ops")]
     pub async fn self_(&self) -> Result<ResponseValue<types::Self_>, Error<SelfError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/self", "self")
@@ -660,6 +725,10 @@ impl Client {
     }
 
     /// `GET /ops/super/{super}` (operation `super`).
+    ///
+    /// ```ignore
+    /// let response = client.super_(&types::Type::Type).await?;
+    /// ```
     ///
     /// Sends none of the optional parameters; [`super_with`](Self::super_with) takes them.
     #[cfg(feature = "ops")]
@@ -694,6 +763,10 @@ impl Client {
     ///
     /// `GET /ops/kinds` (operation `Result`).
     ///
+    /// ```ignore
+    /// let response = client.result().await?;
+    /// ```
+    ///
     /// Sends none of the optional parameters; [`result_with`](Self::result_with) takes them.
     #[cfg(feature = "ops")]
     pub async fn result(
@@ -723,6 +796,10 @@ impl Client {
     /// Its 5XX answer's headers spell `GetInternalServerErrorHeaders` too.
     ///
     /// `GET /ops/headers/internal` (operation `getInternal`).
+    ///
+    /// ```ignore
+    /// let response = client.get_internal().await?;
+    /// ```
     #[cfg(feature = "ops")]
     pub async fn get_internal(
         &self,
@@ -739,6 +816,10 @@ impl Client {
     /// Its 500 answer's headers are `GetInternalServerErrorHeaders`.
     ///
     /// `GET /ops/headers` (operation `get`).
+    ///
+    /// ```ignore
+    /// let response = client.get().await?;
+    /// ```
     #[cfg(feature = "ops")]
     pub async fn get(&self) -> Result<ResponseValue<()>, Error<GetError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/headers", "get")
@@ -751,6 +832,11 @@ impl Client {
     /// media types, and `default` as the only answer.
     ///
     /// `POST /ops/placeholders` (operation `placeholders`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!({"baz": "string"}))?;
+    /// let response = client.placeholders("baz", &body).await?;
+    /// ```
     ///
     /// Sends none of the optional parameters; [`placeholders_with`](Self::placeholders_with) takes
     /// them.
@@ -820,6 +906,10 @@ impl Client {
     ///
     /// `GET /ops/braces` (operation `braces`).
     ///
+    /// ```ignore
+    /// let response = client.braces("mark").await?;
+    /// ```
+    ///
     /// Sends none of the optional parameters; [`braces_with`](Self::braces_with) takes them.
     #[cfg(feature = "ops")]
     pub async fn braces(
@@ -855,6 +945,10 @@ impl Client {
     ///
     /// `GET /ops/clone` (operation `clone`).
     ///
+    /// ```ignore
+    /// let response = client.clone().await?;
+    /// ```
+    ///
     /// Sends none of the optional parameters; [`clone_with`](Self::clone_with) takes them.
     #[cfg(feature = "ops")]
     pub async fn clone(&self) -> Result<ResponseValue<types::Chain>, Error<CloneError>> {
@@ -883,6 +977,11 @@ impl Client {
     /// A method name that starts with an underscore (`_1st`).
     ///
     /// `POST /ops/1st` (operation `1st`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!({"n": 1}))?;
+    /// let response = client._1st(&body).await?;
+    /// ```
     #[cfg(feature = "ops")]
     pub async fn _1st(
         &self,
@@ -906,6 +1005,10 @@ impl Client {
     }
 
     /// `POST /ops/conventions/new` (operation `new`).
+    ///
+    /// ```ignore
+    /// let response = client.new().await?;
+    /// ```
     #[cfg(feature = "ops")]
     #[allow(clippy::new_ret_no_self, clippy::wrong_self_convention)]
     pub async fn new(&self) -> Result<ResponseValue<()>, Error<NewError>> {
@@ -919,6 +1022,10 @@ impl Client {
     }
 
     /// `GET /ops/conventions/from` (operation `fromText`).
+    ///
+    /// ```ignore
+    /// let response = client.from_text().await?;
+    /// ```
     #[cfg(feature = "ops")]
     #[allow(clippy::wrong_self_convention)]
     pub async fn from_text(&self) -> Result<ResponseValue<()>, Error<FromTextError>> {
@@ -932,6 +1039,10 @@ impl Client {
     }
 
     /// `GET /ops/conventions/into` (operation `intoPdf`).
+    ///
+    /// ```ignore
+    /// let response = client.into_pdf().await?;
+    /// ```
     #[cfg(feature = "ops")]
     #[allow(clippy::wrong_self_convention)]
     pub async fn into_pdf(&self) -> Result<ResponseValue<()>, Error<IntoPdfError>> {
@@ -945,6 +1056,10 @@ impl Client {
     }
 
     /// `GET /ops/conventions/as` (operation `asJson`).
+    ///
+    /// ```ignore
+    /// let response = client.as_json().await?;
+    /// ```
     #[cfg(feature = "ops")]
     pub async fn as_json(&self) -> Result<ResponseValue<()>, Error<AsJsonError>> {
         const OPERATION: OperationInfo = OperationInfo::get(
@@ -957,6 +1072,10 @@ impl Client {
     }
 
     /// `GET /ops/conventions/to` (operation `toCsv`).
+    ///
+    /// ```ignore
+    /// let response = client.to_csv().await?;
+    /// ```
     #[cfg(feature = "ops")]
     pub async fn to_csv(&self) -> Result<ResponseValue<()>, Error<ToCsvError>> {
         const OPERATION: OperationInfo = OperationInfo::get(
@@ -969,6 +1088,10 @@ impl Client {
     }
 
     /// `GET /ops/conventions/to-mut` (operation `toCsvMut`).
+    ///
+    /// ```ignore
+    /// let response = client.to_csv_mut().await?;
+    /// ```
     #[cfg(feature = "ops")]
     #[allow(clippy::wrong_self_convention)]
     pub async fn to_csv_mut(&self) -> Result<ResponseValue<()>, Error<ToCsvMutError>> {
@@ -982,6 +1105,10 @@ impl Client {
     }
 
     /// `GET /ops/conventions/is` (operation `isReady`).
+    ///
+    /// ```ignore
+    /// let response = client.is_ready().await?;
+    /// ```
     #[cfg(feature = "ops")]
     pub async fn is_ready(&self) -> Result<ResponseValue<()>, Error<IsReadyError>> {
         const OPERATION: OperationInfo = OperationInfo::get(
@@ -994,6 +1121,10 @@ impl Client {
     }
 
     /// `GET /ops/conventions/next` (operation `next`).
+    ///
+    /// ```ignore
+    /// let response = client.next().await?;
+    /// ```
     #[cfg(feature = "ops")]
     pub async fn next(&self) -> Result<ResponseValue<()>, Error<NextError>> {
         const OPERATION: OperationInfo = OperationInfo::get(
@@ -1006,6 +1137,10 @@ impl Client {
     }
 
     /// `GET /ops/conventions/from-str` (operation `fromStr`).
+    ///
+    /// ```ignore
+    /// let response = client.from_str().await?;
+    /// ```
     #[cfg(feature = "ops")]
     #[allow(clippy::wrong_self_convention)]
     pub async fn from_str(&self) -> Result<ResponseValue<()>, Error<FromStrError>> {
@@ -1019,6 +1154,10 @@ impl Client {
     }
 
     /// `GET /ops/conventions/default` (operation `default`).
+    ///
+    /// ```ignore
+    /// let response = client.default().await?;
+    /// ```
     #[cfg(feature = "ops")]
     pub async fn default(&self) -> Result<ResponseValue<()>, Error<DefaultError>> {
         const OPERATION: OperationInfo = OperationInfo::get(
@@ -1031,6 +1170,10 @@ impl Client {
     }
 
     /// `GET /ops/conventions/from-iter` (operation `from_iter`).
+    ///
+    /// ```ignore
+    /// let response = client.from_iter().await?;
+    /// ```
     #[cfg(feature = "ops")]
     #[allow(clippy::wrong_self_convention)]
     pub async fn from_iter(&self) -> Result<ResponseValue<()>, Error<FromIterError>> {

@@ -8,7 +8,7 @@
 //! operation's typed error. Both expose the rate-limit state the server reported.
 //!
 //! ```no_run
-//! use adversarial_client::Client;
+//! use adversarial_client::{Client, serde_json, types};
 //!
 //! async fn example() -> Result<(), Box<dyn std::error::Error>> {
 //!     let client = Client::builder("http://127.0.0.1:8080/v1")
@@ -24,6 +24,75 @@
 pub mod client;
 pub use apigen_client_runtime as runtime;
 pub mod types;
+
+/// The operations by tag (a path group where the document has none): a page each,
+/// listing the [`Client`] methods that call them.
+pub mod operations {
+    /// The operations of `path`.
+    ///
+    /// - [`path`](crate::Client::path): Parameters named like the server's and the client's locals.
+    ///   (`GET /path/{path}/{raw}`)
+    #[cfg(feature = "path")]
+    pub mod path {}
+    /// The operations of `cli`.
+    ///
+    /// - [`cli_locals`](crate::Client::cli_locals): Required parameters named like the command-line
+    ///   client's locals, and one named `version`. (`GET /cli/{client}`)
+    #[cfg(feature = "cli")]
+    pub mod cli {}
+    /// The operations of `raw`.
+    ///
+    /// - [`raw`](crate::Client::raw): More locals, and a body that takes the prelude's `Result`.
+    ///   (`POST /raw/{http}`)
+    #[cfg(feature = "raw")]
+    pub mod raw {}
+    /// The operations of `ops`.
+    ///
+    /// - [`handle_error_2`](crate::Client::handle_error_2): Takes the name of the trait's
+    ///   `handle_error`. (`GET /ops/handle-error`)
+    /// - [`builder_2`](crate::Client::builder_2) (`GET /ops/builder`)
+    /// - [`for_server_2`](crate::Client::for_server_2) (`GET /ops/for-server`)
+    /// - [`base_url_2`](crate::Client::base_url_2) (`GET /ops/base-url`)
+    /// - [`last_rate_limit_2`](crate::Client::last_rate_limit_2) (`GET /ops/last-rate-limit`)
+    /// - [`router`](crate::Client::router) (`GET /ops/router`)
+    /// - [`rate_limit_policy`](crate::Client::rate_limit_policy) (`GET /ops/rate-limit-policy`)
+    /// - [`serve_path`](crate::Client::serve_path) (`PUT /ops/serve-path`)
+    /// - [`api`](crate::Client::api) (`GET /ops/api`)
+    /// - [`config`](crate::Client::config) (`GET /ops/config`)
+    /// - [`routes`](crate::Client::routes) (`GET /ops/routes`)
+    /// - [`type`](crate::Client::type) (`DELETE /ops/type`)
+    /// - [`self_`](crate::Client::self_) (`GET /ops/self`)
+    /// - [`super_`](crate::Client::super_) (`GET /ops/super/{super}`)
+    /// - [`result`](crate::Client::result): An operation named like the prelude's `Result`.
+    ///   (`GET /ops/kinds`)
+    /// - [`get_internal`](crate::Client::get_internal): Its 5XX answer's headers spell
+    ///   `GetInternalServerErrorHeaders` too. (`GET /ops/headers/internal`)
+    /// - [`get`](crate::Client::get): Its 500 answer's headers are `GetInternalServerErrorHeaders`.
+    ///   (`GET /ops/headers`)
+    /// - [`placeholders`](crate::Client::placeholders): Names clippy flags by default (`foo`,
+    ///   `baz`, `quux`), a body read the same way under two media types, and `default` as the only
+    ///   answer. (`POST /ops/placeholders`)
+    /// - [`braces`](crate::Client::braces): Strings holding format-string braces: a `const`, an
+    ///   `enum` that lists a value twice, a default. (`GET /ops/braces`)
+    /// - [`clone`](crate::Client::clone): Named like `Clone::clone`, which `Arc` (the router's
+    ///   handle on the implementation) has too. (`GET /ops/clone`)
+    /// - [`_1st`](crate::Client::_1st): A method name that starts with an underscore (`_1st`).
+    ///   (`POST /ops/1st`)
+    /// - [`new`](crate::Client::new) (`POST /ops/conventions/new`)
+    /// - [`from_text`](crate::Client::from_text) (`GET /ops/conventions/from`)
+    /// - [`into_pdf`](crate::Client::into_pdf) (`GET /ops/conventions/into`)
+    /// - [`as_json`](crate::Client::as_json) (`GET /ops/conventions/as`)
+    /// - [`to_csv`](crate::Client::to_csv) (`GET /ops/conventions/to`)
+    /// - [`to_csv_mut`](crate::Client::to_csv_mut) (`GET /ops/conventions/to-mut`)
+    /// - [`is_ready`](crate::Client::is_ready) (`GET /ops/conventions/is`)
+    /// - [`next`](crate::Client::next) (`GET /ops/conventions/next`)
+    /// - [`from_str`](crate::Client::from_str) (`GET /ops/conventions/from-str`)
+    /// - [`default`](crate::Client::default) (`GET /ops/conventions/default`)
+    /// - [`from_iter`](crate::Client::from_iter) (`GET /ops/conventions/from-iter`)
+    #[cfg(feature = "ops")]
+    pub mod ops {}
+}
+
 pub use client::{Client, ClientBuilder, Server};
 pub use runtime::error::Error;
 pub use runtime::ratelimit::RateLimit;

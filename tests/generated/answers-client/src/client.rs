@@ -262,6 +262,10 @@ impl Client {
     /// The owner, or null when there is none (FastAPI's `Optional[Owner]`).
     ///
     /// `GET /owners/current` (operation `getCurrentOwner`).
+    ///
+    /// ```ignore
+    /// let response = client.get_current_owner().await?;
+    /// ```
     #[cfg(feature = "owners")]
     pub async fn get_current_owner(
         &self,
@@ -278,6 +282,10 @@ impl Client {
     /// Every owner, or null when the list is not known.
     ///
     /// `GET /owners` (operation `listOwners`).
+    ///
+    /// ```ignore
+    /// let response = client.list_owners().await?;
+    /// ```
     #[cfg(feature = "owners")]
     pub async fn list_owners(
         &self,
@@ -291,6 +299,10 @@ impl Client {
     /// A 204 that declares a JSON body (as FastAPI writes it); a 204 has none.
     ///
     /// `DELETE /owners/{id}` (operation `deleteOwner`).
+    ///
+    /// ```ignore
+    /// let response = client.delete_owner(1).await?;
+    /// ```
     #[cfg(feature = "owners")]
     pub async fn delete_owner(
         &self,
@@ -309,6 +321,10 @@ impl Client {
     /// A number, or null (`anyOf: [number, null]`).
     ///
     /// `GET /lateness` (operation `getLateness`).
+    ///
+    /// ```ignore
+    /// let response = client.get_lateness().await?;
+    /// ```
     #[cfg(feature = "lateness")]
     pub async fn get_lateness(
         &self,
@@ -322,6 +338,10 @@ impl Client {
     /// An answer whose only value is `null` (what schemars writes for `()`).
     ///
     /// `POST /hold` (operation `hold`).
+    ///
+    /// ```ignore
+    /// let response = client.hold().await?;
+    /// ```
     #[cfg(feature = "hold")]
     pub async fn hold(&self) -> Result<ResponseValue<()>, Error<HoldError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/hold", "hold")
@@ -333,6 +353,10 @@ impl Client {
     /// An answer of any media type, and a JSON error.
     ///
     /// `GET /report` (operation `getReport`).
+    ///
+    /// ```ignore
+    /// let response = client.get_report().await?;
+    /// ```
     #[cfg(feature = "report")]
     pub async fn get_report(
         &self,
@@ -349,6 +373,10 @@ impl Client {
     /// A JSON answer under a media type of the API's own (fitbit's JSON:API).
     ///
     /// `GET /profile` (operation `getProfile`).
+    ///
+    /// ```ignore
+    /// let response = client.get_profile().await?;
+    /// ```
     #[cfg(feature = "profile")]
     pub async fn get_profile(
         &self,
@@ -365,6 +393,10 @@ impl Client {
     /// A string answer of any media type (nexus's `*/*` answers), read as text.
     ///
     /// `GET /motd` (operation `getMotd`).
+    ///
+    /// ```ignore
+    /// let response = client.get_motd().await?;
+    /// ```
     #[cfg(feature = "motd")]
     pub async fn get_motd(&self) -> Result<ResponseValue<String>, Error<GetMotdError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/motd", "getMotd")
@@ -381,6 +413,10 @@ impl Client {
     /// out (the variants are tried in order). The example is what such servers send.
     ///
     /// `GET /calls` (operation `listToolCalls`).
+    ///
+    /// ```ignore
+    /// let response = client.list_tool_calls().await?;
+    /// ```
     #[cfg(feature = "calls")]
     pub async fn list_tool_calls(
         &self,
@@ -394,6 +430,10 @@ impl Client {
     /// Audio bytes.
     ///
     /// `GET /speech` (operation `getSpeech`).
+    ///
+    /// ```ignore
+    /// let response = client.get_speech("text").await?;
+    /// ```
     #[cfg(feature = "speech")]
     pub async fn get_speech(
         &self,
@@ -419,6 +459,10 @@ impl Client {
     /// A WebSocket (a protocol switch, not a request and an answer).
     ///
     /// `GET /socket` (operation `openSocket`).
+    ///
+    /// ```ignore
+    /// let response = client.open_socket().await?;
+    /// ```
     #[cfg(feature = "socket")]
     pub async fn open_socket(
         &self,
@@ -432,6 +476,10 @@ impl Client {
     /// A parameter named `version`.
     ///
     /// `GET /documents/{id}` (operation `getDocument`).
+    ///
+    /// ```ignore
+    /// let response = client.get_document("id").await?;
+    /// ```
     ///
     /// Sends none of the optional parameters; [`get_document_with`](Self::get_document_with) takes
     /// them.
@@ -468,6 +516,11 @@ impl Client {
     /// (progenitor's cli-gen).
     ///
     /// `POST /tokens/check` (operation `checkToken`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!({"token": "string", "note": {}}))?;
+    /// let response = client.check_token("Authorization", &body).await?;
+    /// ```
     #[cfg(feature = "tokens")]
     pub async fn check_token(
         &self,
@@ -515,6 +568,11 @@ impl Client {
     /// Stores a file's bytes as they are.
     ///
     /// `PUT /blobs/{name}` (operation `putBlob`).
+    ///
+    /// ```ignore
+    /// let body = answers_client::bytes::Bytes::from("text");
+    /// let response = client.put_blob("name", &body).await?;
+    /// ```
     #[cfg(feature = "blobs")]
     pub async fn put_blob(
         &self,
@@ -545,6 +603,10 @@ impl Client {
     /// the command line with `--content-type`; the server reads either and refuses any other with 415.
     ///
     /// `PUT /images/{name}` (operation `putImage`).
+    ///
+    /// ```ignore
+    /// let response = client.put_image("name", "text").await?;
+    /// ```
     ///
     /// The document takes the body as `image/png` or `image/jpeg`: name the media type with
     /// [`Upload::new`](crate::runtime::request::Upload::new); bytes or text alone are sent as the
@@ -587,6 +649,10 @@ impl Client {
     ///
     /// `POST /assets` (operation `addAsset`).
     ///
+    /// ```ignore
+    /// let response = client.add_asset("text").await?;
+    /// ```
+    ///
     /// The document takes the body as `*/*`: name the media type with
     /// [`Upload::new`](crate::runtime::request::Upload::new); bytes or text alone are sent as the
     /// first (for a range, as
@@ -628,6 +694,10 @@ impl Client {
     /// Stores a note.
     ///
     /// `POST /notes` (operation `addNote`).
+    ///
+    /// ```ignore
+    /// let response = client.add_note("text").await?;
+    /// ```
     #[cfg(feature = "notes")]
     pub async fn add_note(
         &self,
@@ -656,6 +726,15 @@ impl Client {
     /// An album from a form of a title, a JSON part and two files.
     ///
     /// `POST /albums` (operation `addAlbum`).
+    ///
+    /// ```ignore
+    /// let body = answers_client::runtime::multipart::Form::from_fields(&serde_json::json!({
+    ///     "title": "string",
+    ///     "meta": {"year": 1900},
+    ///     "cover": "string"
+    /// }))?;
+    /// let response = client.add_album(&body).await?;
+    /// ```
     #[cfg(feature = "albums")]
     pub async fn add_album(
         &self,
@@ -692,6 +771,11 @@ impl Client {
     /// A poster from JSON (a title and a link) or from a form with its image.
     ///
     /// `POST /posters` (operation `addPoster`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!({"title": "string"}))?;
+    /// let response = client.add_poster(&body).await?;
+    /// ```
     #[cfg(feature = "posters")]
     pub async fn add_poster(
         &self,

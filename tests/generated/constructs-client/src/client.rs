@@ -289,6 +289,10 @@ impl Client {
 
     /// `GET /trees/{id}` (operation `get_trees_id`).
     ///
+    /// ```ignore
+    /// let response = client.get_trees_id(1, "X-Trace").await?;
+    /// ```
+    ///
     /// Sends none of the optional parameters; [`get_trees_id_with`](Self::get_trees_id_with) takes
     /// them.
     #[cfg(feature = "trees")]
@@ -371,6 +375,11 @@ impl Client {
     }
 
     /// `POST /forms` (operation `post_forms`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!({"name": "string"}))?;
+    /// let response = client.post_forms(Some(&body)).await?;
+    /// ```
     #[cfg(feature = "forms")]
     pub async fn post_forms(
         &self,
@@ -432,6 +441,11 @@ impl Client {
     /// tag names.
     ///
     /// `POST /dishes` (operation `addDish`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!({"kind": "Cake", "calories": 1.5}))?;
+    /// let response = client.add_dish(&body).await?;
+    /// ```
     #[cfg(feature = "dishes")]
     pub async fn add_dish(
         &self,
@@ -496,6 +510,10 @@ impl Client {
     ///
     /// `PUT /raw-notes` (operation `putRawNote`).
     ///
+    /// ```ignore
+    /// let response = client.put_raw_note("text").await?;
+    /// ```
+    ///
     /// The document takes the body as `*/*`: name the media type with
     /// [`Upload::new`](crate::runtime::request::Upload::new); bytes or text alone are sent as the
     /// first (for a range, as
@@ -538,6 +556,11 @@ impl Client {
     /// reference image is bytes).
     ///
     /// `POST /videos` (operation `createVideo`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!({"prompt": "string"}))?;
+    /// let response = client.create_video(&body).await?;
+    /// ```
     #[cfg(feature = "videos")]
     pub async fn create_video(
         &self,
@@ -604,6 +627,14 @@ impl Client {
     /// checked its parts against the schema.
     ///
     /// `POST /uploads` (operation `upload`).
+    ///
+    /// ```ignore
+    /// let body = constructs_client::runtime::multipart::Form::from_fields(&serde_json::json!({
+    ///     "title": "string",
+    ///     "file": "string"
+    /// }))?;
+    /// let response = client.upload(&body).await?;
+    /// ```
     #[cfg(feature = "uploads")]
     pub async fn upload(
         &self,
@@ -637,6 +668,11 @@ impl Client {
     }
 
     /// `PUT /blobs` (operation `put_blobs`).
+    ///
+    /// ```ignore
+    /// let body = constructs_client::bytes::Bytes::from("text");
+    /// let response = client.put_blobs(&body).await?;
+    /// ```
     #[cfg(feature = "blobs")]
     pub async fn put_blobs(
         &self,
@@ -659,6 +695,10 @@ impl Client {
     }
 
     /// `POST /notes` (operation `post_notes`).
+    ///
+    /// ```ignore
+    /// let response = client.post_notes("text").await?;
+    /// ```
     #[cfg(feature = "notes")]
     pub async fn post_notes(
         &self,
@@ -681,6 +721,10 @@ impl Client {
     /// text); several are the array's, each item a `Digits`.
     ///
     /// `GET /tagged` (operation `listTagged`).
+    ///
+    /// ```ignore
+    /// let response = client.list_tagged().await?;
+    /// ```
     ///
     /// Sends none of the optional parameters; [`list_tagged_with`](Self::list_tagged_with) takes
     /// them.
@@ -709,6 +753,10 @@ impl Client {
     }
 
     /// `GET /things` (operation `get_things`).
+    ///
+    /// ```ignore
+    /// let response = client.get_things().await?;
+    /// ```
     #[cfg(feature = "things")]
     pub async fn get_things(
         &self,
@@ -719,6 +767,11 @@ impl Client {
     }
 
     /// `GET /filters` (operation `echoFilters`).
+    ///
+    /// ```ignore
+    /// let range = serde_json::from_value(serde_json::json!({}))?;
+    /// let response = client.echo_filters(&range).await?;
+    /// ```
     ///
     /// Sends none of the optional parameters; [`echo_filters_with`](Self::echo_filters_with) takes
     /// them.
@@ -761,6 +814,14 @@ impl Client {
     }
 
     /// `POST /choices` (operation `echoChoices`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!({
+    ///     "chunking": {"type": "auto"},
+    ///     "tool_choice": {"type": "file_search"}
+    /// }))?;
+    /// let response = client.echo_choices(&body).await?;
+    /// ```
     #[cfg(feature = "choices")]
     pub async fn echo_choices(
         &self,
@@ -783,6 +844,11 @@ impl Client {
     }
 
     /// `GET /labels/{names}` (operation `echoLabels`).
+    ///
+    /// ```ignore
+    /// let names: Vec<_> = serde_json::from_value(serde_json::json!(["string"]))?;
+    /// let response = client.echo_labels(&names).await?;
+    /// ```
     ///
     /// Sends none of the optional parameters; [`echo_labels_with`](Self::echo_labels_with) takes
     /// them.

@@ -179,6 +179,11 @@ impl Client {
     /// still read from the bytes.
     ///
     /// `PUT /amounts` (operation `putHeldAmount`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!({"price": 1.5}))?;
+    /// let response = client.put_held_amount(&body).await?;
+    /// ```
     #[cfg(feature = "amounts")]
     pub async fn put_held_amount(
         &self,
@@ -203,6 +208,12 @@ impl Client {
     /// Echoes the body, with what the parameters were read as in `echoed`.
     ///
     /// `POST /amounts/{total}` (operation `postAmounts`).
+    ///
+    /// ```ignore
+    /// let total = serde_json::from_value(serde_json::json!(1.5))?;
+    /// let body = serde_json::from_value(serde_json::json!({"price": 1.5}))?;
+    /// let response = client.post_amounts(total, &body).await?;
+    /// ```
     ///
     /// Sends none of the optional parameters; [`post_amounts_with`](Self::post_amounts_with) takes
     /// them.
@@ -262,6 +273,11 @@ impl Client {
 
     /// `GET /events/{id}` (operation `getEvent`).
     ///
+    /// ```ignore
+    /// let id = serde_json::from_value(serde_json::json!("3fa85f64-5717-4562-b3fc-2c963f66afa6"))?;
+    /// let response = client.get_event(id).await?;
+    /// ```
+    ///
     /// Sends none of the optional parameters; [`get_event_with`](Self::get_event_with) takes them.
     #[cfg(feature = "events")]
     pub async fn get_event(
@@ -310,6 +326,16 @@ impl Client {
     }
 
     /// `PUT /events/{id}` (operation `putEvent`).
+    ///
+    /// ```ignore
+    /// let id = serde_json::from_value(serde_json::json!("3fa85f64-5717-4562-b3fc-2c963f66afa6"))?;
+    /// let body = serde_json::from_value(serde_json::json!({
+    ///     "id": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+    ///     "at": "2024-01-01T00:00:00Z",
+    ///     "day": "2024-01-01"
+    /// }))?;
+    /// let response = client.put_event(id, &body).await?;
+    /// ```
     #[cfg(feature = "events")]
     pub async fn put_event(
         &self,

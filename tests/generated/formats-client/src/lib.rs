@@ -8,12 +8,13 @@
 //! operation's typed error. Both expose the rate-limit state the server reported.
 //!
 //! ```no_run
-//! use formats_client::Client;
+//! use formats_client::{Client, serde_json, types};
 //!
 //! async fn example() -> Result<(), Box<dyn std::error::Error>> {
 //!     let client = Client::builder("http://127.0.0.1:8080")
 //!         .build()?;
-//!     let response = client.get_event(todo!()).await?;
+//!     let id = serde_json::from_value(serde_json::json!("3fa85f64-5717-4562-b3fc-2c963f66afa6"))?;
+//!     let response = client.get_event(id).await?;
 //!     println!("{:?} ({:?} left)", response.status(), response.rate_limit().remaining);
 //!     Ok(())
 //! }
@@ -22,6 +23,24 @@
 pub mod client;
 pub use apigen_client_runtime as runtime;
 pub mod types;
+
+/// The operations by tag (a path group where the document has none): a page each,
+/// listing the [`Client`] methods that call them.
+pub mod operations {
+    /// The operations of `amounts`.
+    ///
+    /// - [`put_held_amount`](crate::Client::put_held_amount) (`PUT /amounts`)
+    /// - [`post_amounts`](crate::Client::post_amounts) (`POST /amounts/{total}`)
+    #[cfg(feature = "amounts")]
+    pub mod amounts {}
+    /// The operations of `events`.
+    ///
+    /// - [`get_event`](crate::Client::get_event) (`GET /events/{id}`)
+    /// - [`put_event`](crate::Client::put_event) (`PUT /events/{id}`)
+    #[cfg(feature = "events")]
+    pub mod events {}
+}
+
 pub use client::{Client, ClientBuilder, Server};
 pub use runtime::error::Error;
 pub use runtime::ratelimit::RateLimit;

@@ -54,7 +54,7 @@ impl FormatsApi for Mock {
         let body: types::Amounts = mock::checked(
             "postAmounts: 200 body",
             &[
-                r#"{"price":1.5,"big":1,"tier":1,"parts":[1.5],"text":"string","echoed":[1.5]}"#,
+                r#"{"price":1.5,"big":1,"tier":1,"parts":[1.5],"text":"1.5","echoed":[1.5]}"#,
             ],
         )?;
         Ok(PostAmountsResponse::Ok(body))

@@ -229,6 +229,10 @@ impl Client {
 
     /// `GET /books` (operation `searchBooks`).
     ///
+    /// ```ignore
+    /// let response = client.search_books().await?;
+    /// ```
+    ///
     /// Sends none of the optional parameters; [`search_books_with`](Self::search_books_with) takes
     /// them.
     #[cfg(feature = "books")]
@@ -276,6 +280,10 @@ impl Client {
     }
 
     /// `GET /books/{isbn}` (operation `get_books_isbn`).
+    ///
+    /// ```ignore
+    /// let response = client.get_books_isbn("isbn").await?;
+    /// ```
     #[cfg(feature = "books")]
     pub async fn get_books_isbn(
         &self,
@@ -292,6 +300,10 @@ impl Client {
     }
 
     /// `DELETE /books/{isbn}` (operation `withdrawBook`).
+    ///
+    /// ```ignore
+    /// let response = client.withdraw_book("isbn").await?;
+    /// ```
     #[cfg(feature = "books")]
     pub async fn withdraw_book(
         &self,
@@ -308,6 +320,14 @@ impl Client {
     }
 
     /// `POST /members/{memberId}/loans` (operation `lendBook`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!({
+    ///     "isbn": "string",
+    ///     "member": {"kind": "adult", "name": "string"}
+    /// }))?;
+    /// let response = client.lend_book(1, &body).await?;
+    /// ```
     #[cfg(feature = "members")]
     pub async fn lend_book(
         &self,

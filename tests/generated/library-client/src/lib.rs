@@ -8,7 +8,7 @@
 //! operation's typed error. Both expose the rate-limit state the server reported.
 //!
 //! ```no_run
-//! use library_client::Client;
+//! use library_client::{Client, serde_json, types};
 //!
 //! async fn example() -> Result<(), Box<dyn std::error::Error>> {
 //!     let client = Client::builder("http://127.0.0.1:8080/api/v2")
@@ -23,6 +23,24 @@
 pub mod client;
 pub use apigen_client_runtime as runtime;
 pub mod types;
+
+/// The operations by tag (a path group where the document has none): a page each,
+/// listing the [`Client`] methods that call them.
+pub mod operations {
+    /// The operations of `books`.
+    ///
+    /// - [`search_books`](crate::Client::search_books) (`GET /books`)
+    /// - [`get_books_isbn`](crate::Client::get_books_isbn) (`GET /books/{isbn}`)
+    /// - [`withdraw_book`](crate::Client::withdraw_book) (`DELETE /books/{isbn}`)
+    #[cfg(feature = "books")]
+    pub mod books {}
+    /// The operations of `members`.
+    ///
+    /// - [`lend_book`](crate::Client::lend_book) (`POST /members/{memberId}/loans`)
+    #[cfg(feature = "members")]
+    pub mod members {}
+}
+
 pub use client::{Client, ClientBuilder, Server};
 pub use runtime::error::Error;
 pub use runtime::ratelimit::RateLimit;

@@ -235,6 +235,17 @@ impl Client {
     /// Stores a record and returns it as stored.
     ///
     /// `POST /records` (operation `addRecord`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!({
+    ///     "id": 1,
+    ///     "kind": "record",
+    ///     "note": "string",
+    ///     "owner": {"name": "string"},
+    ///     "score": 9.5
+    /// }))?;
+    /// let response = client.add_record(&body).await?;
+    /// ```
     #[cfg(feature = "records")]
     pub async fn add_record(
         &self,
@@ -257,6 +268,11 @@ impl Client {
     }
 
     /// `PUT /labels` (operation `putLabels`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!({}))?;
+    /// let response = client.put_labels(&body).await?;
+    /// ```
     #[cfg(feature = "labels")]
     pub async fn put_labels(
         &self,
@@ -279,6 +295,14 @@ impl Client {
     }
 
     /// `POST /shipments` (operation `addShipment`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!({
+    ///     "position": [1.5, 1.5],
+    ///     "token": "bW9jaw"
+    /// }))?;
+    /// let response = client.add_shipment(&body).await?;
+    /// ```
     #[cfg(feature = "shipments")]
     pub async fn add_shipment(
         &self,
@@ -308,6 +332,11 @@ impl Client {
     /// written.
     ///
     /// `POST /gates` (operation `addGate`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!({"mode": "string"}))?;
+    /// let response = client.add_gate(&body).await?;
+    /// ```
     #[cfg(feature = "gates")]
     pub async fn add_gate(
         &self,
@@ -334,6 +363,10 @@ impl Client {
     /// it.
     ///
     /// `GET /gate-log` (operation `gateLog`).
+    ///
+    /// ```ignore
+    /// let response = client.gate_log("gate").await?;
+    /// ```
     #[cfg(feature = "gate-log")]
     pub async fn gate_log(
         &self,
@@ -355,6 +388,10 @@ impl Client {
     /// store's pattern happens to state).
     ///
     /// `POST /gate-openings` (operation `openGate`).
+    ///
+    /// ```ignore
+    /// let response = client.open_gate().await?;
+    /// ```
     ///
     /// Sends none of the optional parameters; [`open_gate_with`](Self::open_gate_with) takes them.
     #[cfg(feature = "gate-openings")]
@@ -387,6 +424,11 @@ impl Client {
     /// its type, then held to the schema as written.
     ///
     /// `POST /gate-notes` (operation `addGateNote`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!({"text": "string"}))?;
+    /// let response = client.add_gate_note(&body).await?;
+    /// ```
     #[cfg(feature = "gate-notes")]
     pub async fn add_gate_note(
         &self,
@@ -416,6 +458,14 @@ impl Client {
     /// implementation gets the body as sent.
     ///
     /// `POST /gate-photos` (operation `addGatePhoto`).
+    ///
+    /// ```ignore
+    /// let body = oas31_client::runtime::multipart::Form::from_fields(&serde_json::json!({
+    ///     "photo": "string",
+    ///     "caption": "string"
+    /// }))?;
+    /// let response = client.add_gate_photo(&body).await?;
+    /// ```
     #[cfg(feature = "gate-photos")]
     pub async fn add_gate_photo(
         &self,
@@ -456,6 +506,11 @@ impl Client {
     /// a JSON part an array of objects) before it is held to the schema.
     ///
     /// `POST /gate-visits` (operation `addGateVisit`).
+    ///
+    /// ```ignore
+    /// let body = oas31_client::runtime::multipart::Form::from_fields(&serde_json::json!({}))?;
+    /// let response = client.add_gate_visit(&body).await?;
+    /// ```
     #[cfg(feature = "gate-visits")]
     pub async fn add_gate_visit(
         &self,
@@ -493,6 +548,10 @@ impl Client {
 
     /// `GET /commands` (operation `listCommands`).
     ///
+    /// ```ignore
+    /// let response = client.list_commands().await?;
+    /// ```
+    ///
     /// Sends none of the optional parameters; [`list_commands_with`](Self::list_commands_with)
     /// takes them.
     #[cfg(feature = "commands")]
@@ -525,6 +584,11 @@ impl Client {
     /// lists): each item's integer bound is beyond 2^53, its role ids are `null` or patterned.
     ///
     /// `PUT /commands` (operation `putCommands`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!([{"name": "string"}]))?;
+    /// let response = client.put_commands(&body).await?;
+    /// ```
     #[cfg(feature = "commands")]
     pub async fn put_commands(
         &self,
@@ -549,6 +613,11 @@ impl Client {
     /// Either list may be left out, not both (github's requested reviewers).
     ///
     /// `POST /reviews` (operation `requestReviews`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!({}))?;
+    /// let response = client.request_reviews(&body).await?;
+    /// ```
     #[cfg(feature = "reviews")]
     pub async fn request_reviews(
         &self,
@@ -576,6 +645,11 @@ impl Client {
     /// New content, a new name, or `{}` to delete the file (github's gist files).
     ///
     /// `PATCH /gist-files` (operation `editGistFile`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!({}))?;
+    /// let response = client.edit_gist_file(&body).await?;
+    /// ```
     #[cfg(feature = "gist-files")]
     pub async fn edit_gist_file(
         &self,
@@ -603,6 +677,11 @@ impl Client {
     /// A URL or a file id, not both (openai's image references).
     ///
     /// `POST /image-refs` (operation `addImageRef`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!({}))?;
+    /// let response = client.add_image_ref(&body).await?;
+    /// ```
     #[cfg(feature = "image-refs")]
     pub async fn add_image_ref(
         &self,
@@ -628,6 +707,11 @@ impl Client {
     }
 
     /// `PUT /moderation` (operation `putModeration`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!({}))?;
+    /// let response = client.put_moderation(&body).await?;
+    /// ```
     #[cfg(feature = "moderation")]
     pub async fn put_moderation(
         &self,

@@ -241,6 +241,10 @@ impl Client {
     /// Ticks as Server-Sent Events
     ///
     /// `GET /ticks` (operation `watchTicks`).
+    ///
+    /// ```ignore
+    /// let response = client.watch_ticks(1).await?;
+    /// ```
     #[cfg(feature = "ticks")]
     pub async fn watch_ticks(
         &self,
@@ -289,6 +293,11 @@ impl Client {
     /// Ticks matching a filter sent in the body (the QUERY method)
     ///
     /// `QUERY /ticks` (operation `searchTicks`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!({}))?;
+    /// let response = client.search_ticks(&body).await?;
+    /// ```
     #[cfg(feature = "ticks")]
     pub async fn search_ticks(
         &self,
@@ -322,6 +331,10 @@ impl Client {
     /// Ticks as JSON Lines
     ///
     /// `GET /ticks/lines` (operation `exportTicks`).
+    ///
+    /// ```ignore
+    /// let response = client.export_ticks(1).await?;
+    /// ```
     #[cfg(feature = "ticks")]
     #[deprecated(note = "Removed on 2030-01-01; use `watchTicks` instead.")]
     pub async fn export_ticks(
@@ -375,6 +388,11 @@ impl Client {
     /// Ticks found by a filter that is the whole query string (in querystring)
     ///
     /// `GET /ticks/search` (operation `findTicks`).
+    ///
+    /// ```ignore
+    /// let filter = serde_json::from_value(serde_json::json!({}))?;
+    /// let response = client.find_ticks(&filter).await?;
+    /// ```
     #[cfg(feature = "ticks")]
     pub async fn find_ticks(
         &self,
@@ -393,6 +411,11 @@ impl Client {
     /// Ticks chosen by a JSON query string
     ///
     /// `GET /ticks/select` (operation `selectTicks`).
+    ///
+    /// ```ignore
+    /// let selection = serde_json::from_value(serde_json::json!({}))?;
+    /// let response = client.select_ticks(Some(&selection)).await?;
+    /// ```
     #[cfg(feature = "ticks")]
     pub async fn select_ticks(
         &self,
@@ -417,6 +440,10 @@ impl Client {
     /// Plain-text messages as Server-Sent Events
     ///
     /// `GET /messages` (operation `watchMessages`).
+    ///
+    /// ```ignore
+    /// let response = client.watch_messages().await?;
+    /// ```
     #[cfg(feature = "messages")]
     pub async fn watch_messages(
         &self,
@@ -460,6 +487,10 @@ impl Client {
     /// A stream without documented errors (every other status is unexpected)
     ///
     /// `GET /heartbeat` (operation `heartbeat`).
+    ///
+    /// ```ignore
+    /// let response = client.heartbeat().await?;
+    /// ```
     #[cfg(feature = "heartbeat")]
     pub async fn heartbeat(
         &self,
@@ -497,6 +528,10 @@ impl Client {
     /// Read as `default` with no content, so an implementation, and the mock, can answer at all.
     ///
     /// `POST /ping` (operation `ping`).
+    ///
+    /// ```ignore
+    /// let response = client.ping().await?;
+    /// ```
     #[cfg(feature = "ping")]
     pub async fn ping(&self) -> Result<ResponseValue<()>, Error<PingError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/ping", "ping")
@@ -511,6 +546,10 @@ impl Client {
     /// Cookies of both styles (3.2 `style: cookie` is sent and read as it is)
     ///
     /// `GET /session` (operation `whoAmI`).
+    ///
+    /// ```ignore
+    /// let response = client.who_am_i("session").await?;
+    /// ```
     ///
     /// Sends none of the optional parameters; [`who_am_i_with`](Self::who_am_i_with) takes them.
     #[cfg(feature = "session")]
@@ -569,6 +608,10 @@ impl Client {
     }
 
     /// `GET /ticks/{tickId}` (operation `getTick`).
+    ///
+    /// ```ignore
+    /// let response = client.get_tick(1).await?;
+    /// ```
     #[cfg(feature = "ticks")]
     pub async fn get_tick(
         &self,
@@ -584,6 +627,10 @@ impl Client {
     /// Forget a tick (a custom method)
     ///
     /// `PURGE /ticks/{tickId}` (operation `purgeTick`).
+    ///
+    /// ```ignore
+    /// let response = client.purge_tick(1).await?;
+    /// ```
     #[cfg(feature = "ticks")]
     pub async fn purge_tick(
         &self,

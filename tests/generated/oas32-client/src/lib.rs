@@ -8,7 +8,7 @@
 //! operation's typed error. Both expose the rate-limit state the server reported.
 //!
 //! ```no_run
-//! use oas32_client::Client;
+//! use oas32_client::{Client, serde_json, types};
 //!
 //! async fn example() -> Result<(), Box<dyn std::error::Error>> {
 //!     let client = Client::builder("http://127.0.0.1:8080/api")
@@ -25,6 +25,51 @@ pub use apigen_client_runtime as runtime;
 pub mod types;
 pub mod webhooks;
 pub use webhooks::Webhook;
+
+/// The operations by tag (a path group where the document has none): a page each,
+/// listing the [`Client`] methods that call them.
+pub mod operations {
+    /// The operations of `ticks`.
+    ///
+    /// - [`watch_ticks`](crate::Client::watch_ticks): Ticks as Server-Sent Events (`GET /ticks`)
+    /// - [`search_ticks`](crate::Client::search_ticks): Ticks matching a filter sent in the body
+    ///   (the QUERY method) (`QUERY /ticks`)
+    /// - [`export_ticks`](crate::Client::export_ticks): Ticks as JSON Lines (`GET /ticks/lines`)
+    /// - [`find_ticks`](crate::Client::find_ticks): Ticks found by a filter that is the whole query
+    ///   string (in querystring) (`GET /ticks/search`)
+    /// - [`select_ticks`](crate::Client::select_ticks): Ticks chosen by a JSON query string
+    ///   (`GET /ticks/select`)
+    /// - [`get_tick`](crate::Client::get_tick) (`GET /ticks/{tickId}`)
+    /// - [`purge_tick`](crate::Client::purge_tick): Forget a tick (a custom method)
+    ///   (`PURGE /ticks/{tickId}`)
+    #[cfg(feature = "ticks")]
+    pub mod ticks {}
+    /// The operations of `messages`.
+    ///
+    /// - [`watch_messages`](crate::Client::watch_messages): Plain-text messages as Server-Sent
+    ///   Events (`GET /messages`)
+    #[cfg(feature = "messages")]
+    pub mod messages {}
+    /// The operations of `heartbeat`.
+    ///
+    /// - [`heartbeat`](crate::Client::heartbeat): A stream without documented errors (every other
+    ///   status is unexpected) (`GET /heartbeat`)
+    #[cfg(feature = "heartbeat")]
+    pub mod heartbeat {}
+    /// The operations of `ping`.
+    ///
+    /// - [`ping`](crate::Client::ping): No response described (`responses` is optional since 3.1)
+    ///   (`POST /ping`)
+    #[cfg(feature = "ping")]
+    pub mod ping {}
+    /// The operations of `session`.
+    ///
+    /// - [`who_am_i`](crate::Client::who_am_i): Cookies of both styles (3.2 `style: cookie` is sent
+    ///   and read as it is) (`GET /session`)
+    #[cfg(feature = "session")]
+    pub mod session {}
+}
+
 pub use client::{Client, ClientBuilder, Server};
 pub use runtime::error::Error;
 pub use runtime::ratelimit::RateLimit;

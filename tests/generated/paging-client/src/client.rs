@@ -227,6 +227,10 @@ impl Client {
     ///
     /// `GET /dropshot/items` (operation `dropshotItems`).
     ///
+    /// ```ignore
+    /// let response = client.dropshot_items().await?;
+    /// ```
+    ///
     /// Sends none of the optional parameters; [`dropshot_items_with`](Self::dropshot_items_with)
     /// takes them.
     #[cfg(feature = "dropshot")]
@@ -288,6 +292,10 @@ impl Client {
     ///
     /// `GET /cursor/items` (operation `cursorItems`).
     ///
+    /// ```ignore
+    /// let response = client.cursor_items().await?;
+    /// ```
+    ///
     /// Sends none of the optional parameters; [`cursor_items_with`](Self::cursor_items_with) takes
     /// them.
     #[cfg(feature = "cursor")]
@@ -345,6 +353,10 @@ impl Client {
     ///
     /// `GET /after/items` (operation `afterItems`).
     ///
+    /// ```ignore
+    /// let response = client.after_items().await?;
+    /// ```
+    ///
     /// Sends none of the optional parameters; [`after_items_with`](Self::after_items_with) takes
     /// them.
     #[cfg(feature = "after")]
@@ -401,6 +413,10 @@ impl Client {
     /// Items paged by the Link header
     ///
     /// `GET /link/{shelf}/items` (operation `linkItems`).
+    ///
+    /// ```ignore
+    /// let response = client.link_items("shelf").await?;
+    /// ```
     ///
     /// Sends none of the optional parameters; [`link_items_with`](Self::link_items_with) takes
     /// them.

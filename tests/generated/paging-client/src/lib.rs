@@ -8,7 +8,7 @@
 //! operation's typed error. Both expose the rate-limit state the server reported.
 //!
 //! ```no_run
-//! use paging_client::Client;
+//! use paging_client::{Client, serde_json, types};
 //!
 //! async fn example() -> Result<(), Box<dyn std::error::Error>> {
 //!     let client = Client::builder("http://127.0.0.1:8080/v1")
@@ -22,6 +22,36 @@
 pub mod client;
 pub use apigen_client_runtime as runtime;
 pub mod types;
+
+/// The operations by tag (a path group where the document has none): a page each,
+/// listing the [`Client`] methods that call them.
+pub mod operations {
+    /// The operations of `dropshot`.
+    ///
+    /// - [`dropshot_items`](crate::Client::dropshot_items): Items, dropshot style
+    ///   (`GET /dropshot/items`)
+    #[cfg(feature = "dropshot")]
+    pub mod dropshot {}
+    /// The operations of `cursor`.
+    ///
+    /// - [`cursor_items`](crate::Client::cursor_items): Items with a next-page token in the body
+    ///   (`GET /cursor/items`)
+    #[cfg(feature = "cursor")]
+    pub mod cursor {}
+    /// The operations of `after`.
+    ///
+    /// - [`after_items`](crate::Client::after_items): Items after an id, as openai pages
+    ///   (`GET /after/items`)
+    #[cfg(feature = "after")]
+    pub mod after {}
+    /// The operations of `link`.
+    ///
+    /// - [`link_items`](crate::Client::link_items): Items paged by the Link header
+    ///   (`GET /link/{shelf}/items`)
+    #[cfg(feature = "link")]
+    pub mod link {}
+}
+
 pub use client::{Client, ClientBuilder, Server};
 pub use runtime::error::Error;
 pub use runtime::ratelimit::RateLimit;

@@ -240,6 +240,10 @@ impl Client {
     }
 
     /// `GET /` (operation `getRoot`).
+    ///
+    /// ```ignore
+    /// let response = client.get_root().await?;
+    /// ```
     #[cfg(feature = "root")]
     pub async fn get_root(
         &self,
@@ -251,6 +255,10 @@ impl Client {
     }
 
     /// `GET /Accounts.json` (operation `listAccounts`).
+    ///
+    /// ```ignore
+    /// let response = client.list_accounts().await?;
+    /// ```
     #[cfg(feature = "accounts-json")]
     pub async fn list_accounts(
         &self,
@@ -265,6 +273,10 @@ impl Client {
     }
 
     /// `GET /Accounts/{Sid}.json` (operation `getAccount`).
+    ///
+    /// ```ignore
+    /// let response = client.get_account("AC").await?;
+    /// ```
     #[cfg(feature = "accounts")]
     pub async fn get_account(
         &self,
@@ -281,6 +293,10 @@ impl Client {
     }
 
     /// `GET /Accounts/{AccountSid}/Calls/{Sid}.json` (operation `getCall`).
+    ///
+    /// ```ignore
+    /// let response = client.get_call("AccountSid", "Sid").await?;
+    /// ```
     #[cfg(feature = "accounts")]
     pub async fn get_call(
         &self,
@@ -298,6 +314,10 @@ impl Client {
     }
 
     /// `GET /files/{name}.{format}` (operation `getFileAs`).
+    ///
+    /// ```ignore
+    /// let response = client.get_file_as("name", &types::GetFileAsFormat::Json).await?;
+    /// ```
     #[cfg(feature = "files")]
     pub async fn get_file_as(
         &self,
@@ -315,6 +335,10 @@ impl Client {
     }
 
     /// `GET /files/{id}` (operation `getFile`).
+    ///
+    /// ```ignore
+    /// let response = client.get_file(1).await?;
+    /// ```
     #[cfg(feature = "files")]
     pub async fn get_file(
         &self,
@@ -328,6 +352,10 @@ impl Client {
     }
 
     /// `PUT /files/{id}` (operation `putFile`).
+    ///
+    /// ```ignore
+    /// let response = client.put_file(1).await?;
+    /// ```
     #[cfg(feature = "files")]
     pub async fn put_file(
         &self,
@@ -341,6 +369,10 @@ impl Client {
     }
 
     /// `GET /templates/{project_id}` (operation `listTemplates`).
+    ///
+    /// ```ignore
+    /// let response = client.list_templates(1).await?;
+    /// ```
     #[cfg(feature = "templates")]
     pub async fn list_templates(
         &self,
@@ -357,6 +389,10 @@ impl Client {
     }
 
     /// `DELETE /templates/{template_name}` (operation `deleteTemplate`).
+    ///
+    /// ```ignore
+    /// let response = client.delete_template("template_name").await?;
+    /// ```
     #[cfg(feature = "templates")]
     pub async fn delete_template(
         &self,
@@ -373,6 +409,10 @@ impl Client {
     }
 
     /// `GET /templates/{template_name}/versions/{version}` (operation `getTemplateVersion`).
+    ///
+    /// ```ignore
+    /// let response = client.get_template_version("template_name", 1).await?;
+    /// ```
     #[cfg(feature = "templates")]
     pub async fn get_template_version(
         &self,
@@ -390,6 +430,10 @@ impl Client {
     }
 
     /// `GET /templates/{project_id}/versions` (operation `listTemplateVersions`).
+    ///
+    /// ```ignore
+    /// let response = client.list_template_versions(1).await?;
+    /// ```
     #[cfg(feature = "templates")]
     pub async fn list_template_versions(
         &self,
@@ -406,6 +450,10 @@ impl Client {
     }
 
     /// `POST /jobs/{name}:cancel` (operation `cancelJob`).
+    ///
+    /// ```ignore
+    /// let response = client.cancel_job("name").await?;
+    /// ```
     #[cfg(feature = "jobs")]
     pub async fn cancel_job(
         &self,
@@ -422,6 +470,11 @@ impl Client {
     }
 
     /// `POST /responses` (operation `createResponse`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!({"operation": "string"}))?;
+    /// let response = client.create_response(&body).await?;
+    /// ```
     #[cfg(feature = "responses")]
     pub async fn create_response(
         &self,
@@ -448,6 +501,11 @@ impl Client {
     }
 
     /// `POST /responses?beta=true` (operation `betaCreateResponse`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!({"operation": "string"}))?;
+    /// let response = client.beta_create_response(&body).await?;
+    /// ```
     #[cfg(feature = "responses")]
     pub async fn beta_create_response(
         &self,
@@ -477,6 +535,10 @@ impl Client {
     }
 
     /// `GET /responses/{response_id}?beta=true` (operation `betaGetResponse`).
+    ///
+    /// ```ignore
+    /// let response = client.beta_get_response("response_id").await?;
+    /// ```
     ///
     /// Sends none of the optional parameters;
     /// [`beta_get_response_with`](Self::beta_get_response_with) takes them.
@@ -512,6 +574,10 @@ impl Client {
     }
 
     /// `DELETE /responses/{response_id}?beta=true` (operation `betaDeleteResponse`).
+    ///
+    /// ```ignore
+    /// let response = client.beta_delete_response("response_id").await?;
+    /// ```
     #[cfg(feature = "responses")]
     pub async fn beta_delete_response(
         &self,
@@ -531,6 +597,10 @@ impl Client {
     }
 
     /// `GET /responses/{response_id}` (operation `getResponse`).
+    ///
+    /// ```ignore
+    /// let response = client.get_response("response_id").await?;
+    /// ```
     ///
     /// Sends none of the optional parameters; [`get_response_with`](Self::get_response_with) takes
     /// them.
@@ -565,6 +635,10 @@ impl Client {
     /// A parameter used twice in the path (OpenAPI allows it); both places carry its value.
     ///
     /// `GET /pairs/{a}/{b}/{a}` (operation `getPair`).
+    ///
+    /// ```ignore
+    /// let response = client.get_pair("a", 1).await?;
+    /// ```
     #[cfg(feature = "pairs")]
     pub async fn get_pair(
         &self,
@@ -584,6 +658,10 @@ impl Client {
     /// A path that begins with a date, served by a dispatch function.
     ///
     /// `GET /2010-04-01/Accounts/{AccountSid}.json` (operation `getDatedAccount`).
+    ///
+    /// ```ignore
+    /// let response = client.get_dated_account("AccountSid").await?;
+    /// ```
     #[cfg(feature = "2010-04-01")]
     pub async fn get_dated_account(
         &self,

@@ -8,7 +8,7 @@
 //! operation's typed error. Both expose the rate-limit state the server reported.
 //!
 //! ```no_run
-//! use routing_client::Client;
+//! use routing_client::{Client, serde_json, types};
 //!
 //! async fn example() -> Result<(), Box<dyn std::error::Error>> {
 //!     let client = Client::builder("http://127.0.0.1:8080/api")
@@ -23,6 +23,73 @@
 pub mod client;
 pub use apigen_client_runtime as runtime;
 pub mod types;
+
+/// The operations by tag (a path group where the document has none): a page each,
+/// listing the [`Client`] methods that call them.
+pub mod operations {
+    /// The operations of `root`.
+    ///
+    /// - [`get_root`](crate::Client::get_root) (`GET /`)
+    #[cfg(feature = "root")]
+    pub mod root {}
+    /// The operations of `Accounts.json`.
+    ///
+    /// - [`list_accounts`](crate::Client::list_accounts) (`GET /Accounts.json`)
+    #[cfg(feature = "accounts-json")]
+    pub mod accounts_json {}
+    /// The operations of `Accounts`.
+    ///
+    /// - [`get_account`](crate::Client::get_account) (`GET /Accounts/{Sid}.json`)
+    /// - [`get_call`](crate::Client::get_call) (`GET /Accounts/{AccountSid}/Calls/{Sid}.json`)
+    #[cfg(feature = "accounts")]
+    pub mod accounts {}
+    /// The operations of `files`.
+    ///
+    /// - [`get_file_as`](crate::Client::get_file_as) (`GET /files/{name}.{format}`)
+    /// - [`get_file`](crate::Client::get_file) (`GET /files/{id}`)
+    /// - [`put_file`](crate::Client::put_file) (`PUT /files/{id}`)
+    #[cfg(feature = "files")]
+    pub mod files {}
+    /// The operations of `templates`.
+    ///
+    /// - [`list_templates`](crate::Client::list_templates) (`GET /templates/{project_id}`)
+    /// - [`delete_template`](crate::Client::delete_template) (`DELETE /templates/{template_name}`)
+    /// - [`get_template_version`](crate::Client::get_template_version)
+    ///   (`GET /templates/{template_name}/versions/{version}`)
+    /// - [`list_template_versions`](crate::Client::list_template_versions)
+    ///   (`GET /templates/{project_id}/versions`)
+    #[cfg(feature = "templates")]
+    pub mod templates {}
+    /// The operations of `jobs`.
+    ///
+    /// - [`cancel_job`](crate::Client::cancel_job) (`POST /jobs/{name}:cancel`)
+    #[cfg(feature = "jobs")]
+    pub mod jobs {}
+    /// The operations of `responses`.
+    ///
+    /// - [`create_response`](crate::Client::create_response) (`POST /responses`)
+    /// - [`beta_create_response`](crate::Client::beta_create_response)
+    ///   (`POST /responses?beta=true`)
+    /// - [`beta_get_response`](crate::Client::beta_get_response)
+    ///   (`GET /responses/{response_id}?beta=true`)
+    /// - [`beta_delete_response`](crate::Client::beta_delete_response)
+    ///   (`DELETE /responses/{response_id}?beta=true`)
+    /// - [`get_response`](crate::Client::get_response) (`GET /responses/{response_id}`)
+    #[cfg(feature = "responses")]
+    pub mod responses {}
+    /// The operations of `pairs`.
+    ///
+    /// - [`get_pair`](crate::Client::get_pair) (`GET /pairs/{a}/{b}/{a}`)
+    #[cfg(feature = "pairs")]
+    pub mod pairs {}
+    /// The operations of `2010-04-01`.
+    ///
+    /// - [`get_dated_account`](crate::Client::get_dated_account)
+    ///   (`GET /2010-04-01/Accounts/{AccountSid}.json`)
+    #[cfg(feature = "2010-04-01")]
+    pub mod _2010_04_01 {}
+}
+
 pub use client::{Client, ClientBuilder, Server};
 pub use runtime::error::Error;
 pub use runtime::ratelimit::RateLimit;

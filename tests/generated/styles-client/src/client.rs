@@ -220,6 +220,12 @@ impl Client {
     }
 
     /// `GET /path/simple/{color}/{colors}/{rgb}` (operation `pathSimple`).
+    ///
+    /// ```ignore
+    /// let colors: Vec<_> = serde_json::from_value(serde_json::json!(["string"]))?;
+    /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
+    /// let response = client.path_simple("color", &colors, &rgb).await?;
+    /// ```
     #[cfg(feature = "path")]
     pub async fn path_simple(
         &self,
@@ -243,6 +249,12 @@ impl Client {
     }
 
     /// `GET /path/simple-exploded/{color}/{colors}/{rgb}` (operation `pathSimpleExploded`).
+    ///
+    /// ```ignore
+    /// let colors: Vec<_> = serde_json::from_value(serde_json::json!(["string"]))?;
+    /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
+    /// let response = client.path_simple_exploded("color", &colors, &rgb).await?;
+    /// ```
     #[cfg(feature = "path")]
     pub async fn path_simple_exploded(
         &self,
@@ -266,6 +278,12 @@ impl Client {
     }
 
     /// `GET /path/label/{color}/{colors}/{rgb}` (operation `pathLabel`).
+    ///
+    /// ```ignore
+    /// let colors: Vec<_> = serde_json::from_value(serde_json::json!(["string"]))?;
+    /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
+    /// let response = client.path_label("color", &colors, &rgb).await?;
+    /// ```
     #[cfg(feature = "path")]
     pub async fn path_label(
         &self,
@@ -293,6 +311,12 @@ impl Client {
     }
 
     /// `GET /path/label-exploded/{color}/{colors}/{rgb}` (operation `pathLabelExploded`).
+    ///
+    /// ```ignore
+    /// let colors: Vec<_> = serde_json::from_value(serde_json::json!(["string"]))?;
+    /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
+    /// let response = client.path_label_exploded("color", &colors, &rgb).await?;
+    /// ```
     #[cfg(feature = "path")]
     pub async fn path_label_exploded(
         &self,
@@ -315,6 +339,12 @@ impl Client {
     }
 
     /// `GET /path/matrix/{color}/{colors}/{rgb}` (operation `pathMatrix`).
+    ///
+    /// ```ignore
+    /// let colors: Vec<_> = serde_json::from_value(serde_json::json!(["string"]))?;
+    /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
+    /// let response = client.path_matrix("color", &colors, &rgb).await?;
+    /// ```
     #[cfg(feature = "path")]
     pub async fn path_matrix(
         &self,
@@ -342,6 +372,12 @@ impl Client {
     }
 
     /// `GET /path/matrix-exploded/{color}/{colors}/{rgb}` (operation `pathMatrixExploded`).
+    ///
+    /// ```ignore
+    /// let colors: Vec<_> = serde_json::from_value(serde_json::json!(["string"]))?;
+    /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
+    /// let response = client.path_matrix_exploded("color", &colors, &rgb).await?;
+    /// ```
     #[cfg(feature = "path")]
     pub async fn path_matrix_exploded(
         &self,
@@ -369,6 +405,12 @@ impl Client {
     }
 
     /// `GET /query/form` (operation `queryForm`).
+    ///
+    /// ```ignore
+    /// let colors: Vec<_> = serde_json::from_value(serde_json::json!(["string"]))?;
+    /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
+    /// let response = client.query_form("color", &colors, &rgb).await?;
+    /// ```
     #[cfg(feature = "query")]
     pub async fn query_form(
         &self,
@@ -390,6 +432,12 @@ impl Client {
     }
 
     /// `GET /query/form-exploded` (operation `queryFormExploded`).
+    ///
+    /// ```ignore
+    /// let colors: Vec<_> = serde_json::from_value(serde_json::json!(["string"]))?;
+    /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
+    /// let response = client.query_form_exploded("color", &colors, &rgb).await?;
+    /// ```
     #[cfg(feature = "query")]
     pub async fn query_form_exploded(
         &self,
@@ -417,6 +465,12 @@ impl Client {
     /// pass unchanged (RFC 6570's reserved expansion, OpenAPI 3.1.1).
     ///
     /// `GET /query/reserved` (operation `queryReserved`).
+    ///
+    /// ```ignore
+    /// let colors: Vec<_> = serde_json::from_value(serde_json::json!(["string"]))?;
+    /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
+    /// let response = client.query_reserved("color", &colors, &rgb).await?;
+    /// ```
     #[cfg(feature = "query")]
     pub async fn query_reserved(
         &self,
@@ -447,6 +501,12 @@ impl Client {
     }
 
     /// `GET /query/space` (operation `querySpaceDelimited`).
+    ///
+    /// ```ignore
+    /// let colors: Vec<_> = serde_json::from_value(serde_json::json!(["string"]))?;
+    /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
+    /// let response = client.query_space_delimited(&colors, &rgb).await?;
+    /// ```
     #[cfg(feature = "query")]
     pub async fn query_space_delimited(
         &self,
@@ -469,6 +529,12 @@ impl Client {
     }
 
     /// `GET /query/pipe` (operation `queryPipeDelimited`).
+    ///
+    /// ```ignore
+    /// let colors: Vec<_> = serde_json::from_value(serde_json::json!(["string"]))?;
+    /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
+    /// let response = client.query_pipe_delimited(&colors, &rgb).await?;
+    /// ```
     #[cfg(feature = "query")]
     pub async fn query_pipe_delimited(
         &self,
@@ -491,6 +557,11 @@ impl Client {
     }
 
     /// `GET /query/deep` (operation `queryDeepObject`).
+    ///
+    /// ```ignore
+    /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
+    /// let response = client.query_deep_object(&rgb).await?;
+    /// ```
     #[cfg(feature = "query")]
     pub async fn query_deep_object(
         &self,
@@ -511,6 +582,12 @@ impl Client {
     }
 
     /// `GET /header/simple` (operation `headerSimple`).
+    ///
+    /// ```ignore
+    /// let colors: Vec<_> = serde_json::from_value(serde_json::json!(["string"]))?;
+    /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
+    /// let response = client.header_simple("color", &colors, &rgb).await?;
+    /// ```
     #[cfg(feature = "header")]
     pub async fn header_simple(
         &self,
@@ -565,6 +642,12 @@ impl Client {
     }
 
     /// `GET /header/simple-exploded` (operation `headerSimpleExploded`).
+    ///
+    /// ```ignore
+    /// let colors: Vec<_> = serde_json::from_value(serde_json::json!(["string"]))?;
+    /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
+    /// let response = client.header_simple_exploded("color", &colors, &rgb).await?;
+    /// ```
     #[cfg(feature = "header")]
     pub async fn header_simple_exploded(
         &self,
@@ -619,6 +702,12 @@ impl Client {
     }
 
     /// `GET /cookie/form` (operation `cookieForm`).
+    ///
+    /// ```ignore
+    /// let colors: Vec<_> = serde_json::from_value(serde_json::json!(["string"]))?;
+    /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
+    /// let response = client.cookie_form("color", &colors, &rgb).await?;
+    /// ```
     #[cfg(feature = "cookie")]
     pub async fn cookie_form(
         &self,
@@ -675,6 +764,11 @@ impl Client {
     }
 
     /// `GET /cookie/form-exploded` (operation `cookieFormExploded`).
+    ///
+    /// ```ignore
+    /// let colors: Vec<_> = serde_json::from_value(serde_json::json!(["string"]))?;
+    /// let response = client.cookie_form_exploded("color", &colors).await?;
+    /// ```
     #[cfg(feature = "cookie")]
     pub async fn cookie_form_exploded(
         &self,

@@ -8,12 +8,13 @@
 //! operation's typed error. Both expose the rate-limit state the server reported.
 //!
 //! ```no_run
-//! use styles_client::Client;
+//! use styles_client::{Client, serde_json, types};
 //!
 //! async fn example() -> Result<(), Box<dyn std::error::Error>> {
 //!     let client = Client::builder("http://127.0.0.1:8080")
 //!         .build()?;
-//!     let response = client.query_deep_object(todo!()).await?;
+//!     let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
+//!     let response = client.query_deep_object(&rgb).await?;
 //!     println!("{:?} ({:?} left)", response.status(), response.rate_limit().remaining);
 //!     Ok(())
 //! }
@@ -22,6 +23,49 @@
 pub mod client;
 pub use apigen_client_runtime as runtime;
 pub mod types;
+
+/// The operations by tag (a path group where the document has none): a page each,
+/// listing the [`Client`] methods that call them.
+pub mod operations {
+    /// The operations of `path`.
+    ///
+    /// - [`path_simple`](crate::Client::path_simple) (`GET /path/simple/{color}/{colors}/{rgb}`)
+    /// - [`path_simple_exploded`](crate::Client::path_simple_exploded)
+    ///   (`GET /path/simple-exploded/{color}/{colors}/{rgb}`)
+    /// - [`path_label`](crate::Client::path_label) (`GET /path/label/{color}/{colors}/{rgb}`)
+    /// - [`path_label_exploded`](crate::Client::path_label_exploded)
+    ///   (`GET /path/label-exploded/{color}/{colors}/{rgb}`)
+    /// - [`path_matrix`](crate::Client::path_matrix) (`GET /path/matrix/{color}/{colors}/{rgb}`)
+    /// - [`path_matrix_exploded`](crate::Client::path_matrix_exploded)
+    ///   (`GET /path/matrix-exploded/{color}/{colors}/{rgb}`)
+    #[cfg(feature = "path")]
+    pub mod path {}
+    /// The operations of `query`.
+    ///
+    /// - [`query_form`](crate::Client::query_form) (`GET /query/form`)
+    /// - [`query_form_exploded`](crate::Client::query_form_exploded) (`GET /query/form-exploded`)
+    /// - [`query_reserved`](crate::Client::query_reserved) (`GET /query/reserved`)
+    /// - [`query_space_delimited`](crate::Client::query_space_delimited) (`GET /query/space`)
+    /// - [`query_pipe_delimited`](crate::Client::query_pipe_delimited) (`GET /query/pipe`)
+    /// - [`query_deep_object`](crate::Client::query_deep_object) (`GET /query/deep`)
+    #[cfg(feature = "query")]
+    pub mod query {}
+    /// The operations of `header`.
+    ///
+    /// - [`header_simple`](crate::Client::header_simple) (`GET /header/simple`)
+    /// - [`header_simple_exploded`](crate::Client::header_simple_exploded)
+    ///   (`GET /header/simple-exploded`)
+    #[cfg(feature = "header")]
+    pub mod header {}
+    /// The operations of `cookie`.
+    ///
+    /// - [`cookie_form`](crate::Client::cookie_form) (`GET /cookie/form`)
+    /// - [`cookie_form_exploded`](crate::Client::cookie_form_exploded)
+    ///   (`GET /cookie/form-exploded`)
+    #[cfg(feature = "cookie")]
+    pub mod cookie {}
+}
+
 pub use client::{Client, ClientBuilder, Server};
 pub use runtime::error::Error;
 pub use runtime::ratelimit::RateLimit;

@@ -211,6 +211,16 @@ impl Client {
     }
 
     /// `POST /events` (operation `postEvents`).
+    ///
+    /// ```ignore
+    /// let body: Vec<_> = serde_json::from_value(serde_json::json!([
+    ///     {
+    ///         "id": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+    ///         "at": "2024-01-01T00:00:00Z"
+    ///     }
+    /// ]))?;
+    /// let response = client.post_events(&body).await?;
+    /// ```
     pub async fn post_events(
         &self,
         body: &[types::Event],
@@ -232,6 +242,15 @@ impl Client {
     }
 
     /// `GET /events/{id}` (operation `getEvent`).
+    ///
+    /// ```ignore
+    /// let response = client
+    ///     .get_event(
+    ///         "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+    ///         "2024-01-01T00:00:00Z",
+    ///     )
+    ///     .await?;
+    /// ```
     ///
     /// Sends none of the optional parameters; [`get_event_with`](Self::get_event_with) takes them.
     pub async fn get_event(
@@ -280,6 +299,14 @@ impl Client {
     }
 
     /// `PUT /events/{id}` (operation `putEvent`).
+    ///
+    /// ```ignore
+    /// let body = serde_json::from_value(serde_json::json!({
+    ///     "id": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+    ///     "at": "2024-01-01T00:00:00Z"
+    /// }))?;
+    /// let response = client.put_event("3fa85f64-5717-4562-b3fc-2c963f66afa6", &body).await?;
+    /// ```
     pub async fn put_event(
         &self,
         id: &str,

@@ -8,12 +8,17 @@
 //! operation's typed error. Both expose the rate-limit state the server reported.
 //!
 //! ```no_run
-//! use text_formats_client::Client;
+//! use text_formats_client::{Client, serde_json, types};
 //!
 //! async fn example() -> Result<(), Box<dyn std::error::Error>> {
 //!     let client = Client::builder("http://127.0.0.1:8080/api/v2")
 //!         .build()?;
-//!     let response = client.get_event(todo!(), todo!()).await?;
+//!     let response = client
+//!         .get_event(
+//!             "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+//!             "2024-01-01T00:00:00Z",
+//!         )
+//!         .await?;
 //!     println!("{:?} ({:?} left)", response.status(), response.rate_limit().remaining);
 //!     Ok(())
 //! }
