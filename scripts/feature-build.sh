@@ -49,7 +49,7 @@ cargo clippy --manifest-path "$openai/Cargo.toml" --no-default-features --featur
 echo "openai's client builds warning-free with the feature chat alone"
 # The issues-only server serves the issues operations and no other: its mock, on a free
 # loopback port, answers an issues route and 404s a route of another tag, as a path the
-# document lacks (README, "Building a part of a large API").
+# document lacks (book/src/guide/large-api.md).
 cargo build --manifest-path "$out/Cargo.toml" -p api-github-com-server --no-default-features --features issues,mock --bin api-github-com-server-mock
 log="$out/mock.log"
 "$CARGO_TARGET_DIR/debug/api-github-com-server-mock" --port 0 --key feature-build >"$log" 2>&1 &

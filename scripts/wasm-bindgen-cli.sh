@@ -6,7 +6,7 @@
 #   scripts/wasm-bindgen-cli.sh
 #
 # The install is `cargo install --locked --no-default-features` (about 5 minutes of CPU
-# time, docs/browser.md): --locked builds exactly what that release was tested with, and the
+# time, book/src/guide/browser.md): --locked builds exactly what that release was tested with, and the
 # default features only add a TLS stack the runner needs for drivers on https addresses, which
 # ours (chromedriver on loopback) never is. Cargo.lock holds 0.2.129, the newest release whose
 # own lock file resolves on crates.io (0.2.130's asks for a webpki-roots release that is not

@@ -394,7 +394,7 @@ fn print_breaking(evolution: &[(String, Result<apigen::diff::Report, String>)], 
 }
 
 /// `--deny-breaking`: a change that breaks clients needs a major version (decision,
-/// docs/diff.md). Changes that break only servers are work for implementers, not refused.
+/// book/src/reference/breaking-changes.md). Changes that break only servers are work for implementers, not refused.
 pub fn refuse_breaking(label: &str, diff: &apigen::diff::Report) -> Result<(), String> {
     let breaking = diff.breaking_for_clients();
     if breaking.is_empty() || diff.major_bumped() {

@@ -294,7 +294,7 @@ pub fn handler_stem<'a>(method: &str, mut methods: impl Iterator<Item = &'a str>
 /// by its name alone, which the document chose: `new` (`new_ret_no_self`,
 /// `wrong_self_convention`), `from_…` (no `self` expected), `into_…` (`self` by value) and
 /// `to_…_mut` (`&mut self`). The generated method keeps the name and allows them, as it keeps
-/// `foo` (decision: docs/architecture.md, "Names clippy or rustc would flag").
+/// `foo` (decision: book/src/reference/names.md).
 pub fn self_convention_lints(method: &str) -> &'static [&'static str] {
     let method = bare(method);
     if method == "new" {
@@ -500,7 +500,7 @@ pub fn operation_from_route(method: &str, path: &str) -> String {
 }
 
 /// The plain name inside an `operationId` that a server framework wrote by its own pattern,
-/// when `id` follows one (README, "Names"); `None` otherwise. The caller uses it only when no
+/// when `id` follows one (book/src/reference/names.md); `None` otherwise. The caller uses it only when no
 /// other operation of the document has the same plain name.
 ///
 /// - FastAPI: `{function}{path}` with every non-word character made `_`, then `_{method}`

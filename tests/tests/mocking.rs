@@ -9,6 +9,7 @@ use petstore_client::{Client, Error, client::GetPetError, client::ListPetsOption
 use petstore_server::api::{GetPetParams, GetPetResponse, ListPetsParams, ListPetsResponse};
 use petstore_server::{PetStoreApi, RequestContext, ServerConfig, StaticKeys, test_server, types};
 
+// ANCHOR: fake
 /// The fake: two pets, and every `listPets` call recorded for the test to inspect.
 #[derive(Default)]
 struct FakePetStore {
@@ -47,10 +48,12 @@ impl PetStoreApi for FakePetStore {
     }
     // `createPet` is left out: it answers 501 with the `Error` body.
 }
+// ANCHOR_END: fake
 
 /// The fake's key, as a test would set it.
 const KEY: &str = "test-key";
 
+// ANCHOR: serve
 async fn fake() -> (Arc<FakePetStore>, petstore_server::TestServer, Client) {
     let fake = Arc::new(FakePetStore::default());
     let config = ServerConfig::new().authenticator(StaticKeys::new().with_key(KEY, "tester", None));
@@ -61,6 +64,7 @@ async fn fake() -> (Arc<FakePetStore>, petstore_server::TestServer, Client) {
         .unwrap();
     (fake, server, client)
 }
+// ANCHOR_END: serve
 
 #[tokio::test]
 async fn the_client_reads_typed_answers_from_a_fake() {

@@ -55,6 +55,7 @@ fn tick(seq: i64) -> types::Tick {
 impl TickerApi for Ticker {
     type Error = String;
 
+    // ANCHOR: server
     async fn watch_ticks(
         &self,
         _ctx: &RequestContext,
@@ -84,6 +85,7 @@ impl TickerApi for Ticker {
         });
         Ok(WatchTicksResponse::Ok(EventStream::new(Channel(rx))))
     }
+    // ANCHOR_END: server
 
     async fn search_ticks(
         &self,
@@ -261,6 +263,7 @@ async fn server_sent_events_arrive_typed_while_the_stream_is_open() {
 async fn a_failing_event_stream_ends_with_the_typed_error() {
     let (addr, ticker) = serve().await;
     ticker.gate.notify_one();
+    // ANCHOR: client
     let mut events = client(addr).watch_ticks(13).await.unwrap().into_inner();
     let mut seen = Vec::new();
     let failure = loop {
@@ -270,6 +273,7 @@ async fn a_failing_event_stream_ends_with_the_typed_error() {
             None => panic!("the stream ended without its error event after {seen:?}"),
         }
     };
+    // ANCHOR_END: client
     assert_eq!(seen, [0, 1]);
     match failure {
         Error::Api {

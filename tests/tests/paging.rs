@@ -222,12 +222,14 @@ async fn dropshot_style_sends_the_token_and_the_limit_only() {
 async fn a_cursor_field_is_sent_back_with_the_other_options_and_pages_are_fetched_lazily() {
     let (addr, shelves) = serve().await;
     let client = client(addr);
+    // ANCHOR: stream
     let options = paging_client::client::CursorItemsOptions::default()
         .with_page_size(4)
         .with_kind("any".to_string());
     let mut stream = client.cursor_items_stream(options);
     // The first item fetches one page, no more.
     assert_eq!(stream.next().await.unwrap().unwrap().id, 1);
+    // ANCHOR_END: stream
     assert_eq!(seen(&shelves).len(), 1);
     for _ in 2..=4 {
         stream.next().await.unwrap().unwrap();

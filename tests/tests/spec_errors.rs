@@ -361,8 +361,13 @@ fn path_parameters_missing_from_the_template_are_reconciled_with_a_warning() {
             || client.contains("cert_id: &str,"),
         "the parameter stays an argument: {client}"
     );
+    // In code (a doc comment's example call may pass the parameter's name as its value).
+    let code: String = client
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("///"))
+        .collect();
     assert!(
-        !client.contains("\"certificate_id\""),
+        !code.contains("\"certificate_id\""),
         "the placeholder is filled by the parameter, not sent as written"
     );
     assert!(

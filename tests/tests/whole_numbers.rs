@@ -1,8 +1,8 @@
 //! Integers written as whole numbers (`1.0`, `-18114.0`, `1e3`), over loopback HTTP: the
 //! generated servers take them in bodies, forms and parameters, the generated clients in
 //! responses; `1.5` and out-of-range values are still refused with the `Error` body naming the
-//! place. (JSON Schema 2020-12: an integer is a number with a zero fractional part; the README's
-//! type table has the decision.)
+//! place. (JSON Schema 2020-12: an integer is a number with a zero fractional part; the book's
+//! type mapping, book/src/reference/type-mapping.md, has the decision.)
 
 mod common;
 

@@ -1,5 +1,6 @@
 //! `cargo xtask …`: the project's commands. Run `cargo xtask help` for the list.
 
+mod book;
 mod calls;
 mod codegen;
 mod compat;
@@ -31,7 +32,7 @@ cargo xtask codegen --spec PATH --out DIR [--name NAME] [--cli] [--string-format
 cargo xtask diff [--base GIT-REF | --base-file PATH] [--spec PATH] [--json]
     `apigen diff`: every change between two versions of a document (default: each of
     apigen.toml's at HEAD against the working tree's), with its JSON pointer, rule, class and
-    reason (docs/diff.md). Exit status 0 when no change breaks clients, 1 when one does, 2
+    reason (book/src/reference/breaking-changes.md). Exit status 0 when no change breaks clients, 1 when one does, 2
     when a document cannot be read.
 cargo xtask mock DOC [--port N] [--key KEY] [--plan NAME] [--cors-origin ORIGIN] [--no-idempotency]
     `apigen mock` with this checkout's runtime crates: DOC's server crate generated into
@@ -118,6 +119,12 @@ cargo xtask public-api [--bless] [--allow-breaking]
     changed (-); --bless rewrites the listings, refusing a removal or change unless the crate's
     version moved to a new minor (0.x) or major (--allow-breaking overrides). A test runs the
     comparison, so `cargo test` fails on an unreviewed change.
+cargo xtask book
+    The book (book/): writes the pages it includes from generated code into
+    book/src/generated/ (GitHub's issues-only crates' READMEs from
+    ../shared/openapi-corpus/progenitor/api.github.com.json, a placeholder when it is absent;
+    excerpts of the pet store's generated crates), then runs `mdbook build book` (mdbook on
+    PATH or in ~/.cargo/bin). Fails on any warning mdbook prints.
 cargo xtask bench [ARGS]
     Benchmarks (release build of benches/, package petstore-bench): generated vs hand-written
     server and client, codegen time, compile cost. Prints the table and writes
@@ -153,6 +160,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("codegen") => return codegen::main(&args[1..]),
+        Some("book") => book::main(&args[1..]),
         Some("corpus") => corpus::main(&args[1..]),
         Some("calls") => calls::main(&args[1..]),
         Some("real-servers") => real_servers::main(&args[1..]),

@@ -49,7 +49,7 @@ Storage (pets kept across restarts; one of):
                        instances sharing their pets; the schema is created at start
   --in-memory          keep pets in memory only (lost when the service stops)
 
-Several instances (see the README, section Several instances):
+Several instances (see the book, book/src/guide/production.md):
   --redis URL          keep rate limits, bans and Idempotency-Key responses in Redis
                        (redis://HOST:PORT/DB), shared by every instance using it
   --redis-unavailable allow|refuse

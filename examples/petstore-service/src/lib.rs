@@ -17,7 +17,7 @@
 //!
 //! What the generated router does before [`PetStore`]'s methods run (authentication, rate
 //! limits, parameter and body checks, error bodies, deprecation headers) is described in the
-//! repository's README; this crate only holds the store and the wiring.
+//! book (book/src/guide/server.md); this crate only holds the store and the wiring.
 
 pub mod cli;
 pub mod health;

@@ -1,6 +1,6 @@
 //! The pet store page (`static/index.html`) on the generated client's wasm build: lists
 //! animals with a status filter, adds one, and shows the rate-limit state and the server's
-//! error message. Build and serve it with `scripts/petstore-web.sh` (see the README); the
+//! error message. Build and serve it with `scripts/petstore-web.sh` (see book/src/guide/browser.md); the
 //! service must allow the page's origin (`petstore-service --cors-origin ORIGIN`).
 //!
 //! The API URL comes from the page's `?api=` query parameter (default

@@ -5,7 +5,7 @@
 //! Both versions are read by the generator's own loader (3.0, 3.1 and 3.2 alike) and checked
 //! by its lowering, so a document the generator refuses is refused here with the same located
 //! errors; the comparison then runs on the up-read 3.0 shape, where the three versions'
-//! spellings of one interface are the same. Rules and decisions: docs/diff.md.
+//! spellings of one interface are the same. Rules and decisions: book/src/reference/breaking-changes.md.
 
 mod doc;
 mod operations;

@@ -356,7 +356,7 @@ fn enums(cx: &mut Cx<'_>, dir: Dir, context: &str, b: &View<'_>, n: &View<'_>) {
             if !added.is_empty() {
                 let effect = Effect::Widens;
                 let strings = added.iter().all(|v| v.is_string());
-                // Decision (docs/diff.md): generated clients read a string enum value they do
+                // Decision (book/src/reference/breaking-changes.md): generated clients read a string enum value they do
                 // not know as `Unknown(..)` and their enums are `#[non_exhaustive]`, so a new
                 // value in an answer breaks none of their code; other clients are told in the
                 // reason. Non-string enums have no such variant.
@@ -563,7 +563,7 @@ fn properties(cx: &mut Cx<'_>, dir: Dir, context: &str, b: &View<'_>, n: &View<'
     }
     for (name, _, at) in &b.properties {
         if n.property(name).is_none() {
-            // Decision (docs/diff.md): removing anything the generated client names breaks
+            // Decision (book/src/reference/breaking-changes.md): removing anything the generated client names breaks
             // code using it (the field or its `with_…` setter is gone), whichever way it flows.
             let why = match dir {
                 Dir::Request => {

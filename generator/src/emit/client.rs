@@ -642,7 +642,7 @@ fn static_header_value(value: &str) -> TokenStream {
 
 #[cfg(test)]
 mod tests {
-    //! The client shapes that keep additive spec edits source-compatible (README, "Evolving
+    //! The client shapes that keep additive spec edits source-compatible (book/src/guide/evolving.md,
     //! the spec"), checked on the generated text of small documents.
 
     fn client_rs(paths: &str) -> String {

@@ -185,7 +185,7 @@ fn tag_features(api: &Api) -> Vec<String> {
             .to_string(),
         "# features of the tags a project calls, only their operations and the types those"
             .to_string(),
-        "# reach compile (README, \"Building a part of a large API\").".to_string(),
+        "# reach compile (book/src/guide/large-api.md).".to_string(),
         format!("default = [{}]", names.join(", ")),
     ];
     for Feature { name, of } in all {

@@ -488,8 +488,8 @@ pub fn literal(value: &serde_json::Value, ty: &TypeRef) -> Option<TokenStream> {
             let v = proc_macro2::Literal::f64_unsuffixed(n.as_f64()?);
             quote!(#v)
         }
-        // As the document reader holds it (a double beyond 64-bit integers: README "Type
-        // mapping").
+        // As the document reader holds it (a double beyond 64-bit integers:
+        // book/src/reference/type-mapping.md).
         (Value::Number(n), TypeRef::Decimal | TypeRef::BigInt) => {
             let text = n.to_string();
             quote!(crate::runtime::decimal::Decimal::from_static(#text))

@@ -57,7 +57,7 @@ pub struct Operation {
     /// The client returns an enum of the successes (`…Success`): only when their bodies
     /// differ. Successes with one body type (`200` and `201` both a `Pet`, `202` and `204`
     /// without a body) return that type, so a second success status of the same shape does
-    /// not change the method's return type (README, "Evolving the spec").
+    /// not change the method's return type (book/src/guide/evolving.md).
     pub success_enum: bool,
     /// The server response variant the trait's default method answers (501 with the
     /// `Error` body): `Unimplemented`, unless a documented status took the name.

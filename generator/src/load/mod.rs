@@ -2,7 +2,7 @@
 //! `$ref` resolution for every kind of component. A document split over several files is
 //! first made one by `refs` (files read through the caller's [`Source`]); OpenAPI 3.1 and
 //! 3.2 documents are then up-read into the 3.0 shape by [`normalize`] (see
-//! docs/architecture.md).
+//! book/src/reference/openapi-3.1.md).
 
 mod canonical;
 mod dynamic;

@@ -1,7 +1,7 @@
 //! Up-reading OpenAPI 3.1 and 3.2 into the 3.0 shape the `openapiv3` model holds, on the
 //! document's JSON value, before it is deserialized. What 3.0 cannot say is carried in
-//! `x-apigen-*` extensions that the lowering reads (see docs/architecture.md, "Reading 3.1
-//! and 3.2"); what nothing reads yet gets a warning naming its pointer. Every relocation is
+//! `x-apigen-*` extensions that the lowering reads (see
+//! book/src/reference/openapi-3.1.md); what nothing reads yet gets a warning naming its pointer. Every relocation is
 //! recorded in [`Moves`], so diagnostics name the place in the user's document.
 
 use super::moves::Moves;

@@ -1,8 +1,8 @@
 //! Owns reading Swagger 2.0: a 2.0 document (already made one file by `refs`) is rewritten as
 //! the OpenAPI 3.0 document a careful person would write by hand, on its JSON value, before
 //! anything else reads it. Every rule is one function (here, in `schemas`, `parameters` or
-//! `operations`) and has a test in `tests/swagger2.rs`; decisions in docs/architecture.md,
-//! "Swagger 2.0".
+//! `operations`) and has a test in `tests/swagger2.rs`; decisions in
+//! book/src/reference/swagger-2.md.
 //!
 //! - `host`, `basePath`, `schemes` → `servers` (`https` when no scheme is given; an
 //!   operation's own `schemes` → its own `servers`);

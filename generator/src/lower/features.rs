@@ -2,7 +2,7 @@
 //! operation and each type, decided once, so that a team calling or serving one part of a large
 //! API compiles that part only (`default-features = false, features = ["issues"]`).
 //!
-//! Rules (README, "Building a part of a large API"):
+//! Rules (book/src/guide/large-api.md):
 //! - a feature per tag the operations use, named after it in kebab case (`Pull Requests` →
 //!   `pull-requests`), apart from the crate's own features (`rustls`, `default`);
 //! - an operation with several tags compiles when any of them is on;

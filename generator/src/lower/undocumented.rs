@@ -1,6 +1,6 @@
 //! How the client reads a status its document does not list ([`Undocumented`]).
 //!
-//! Rules (README, "Statuses the document does not list"):
+//! Rules (book/src/reference/type-mapping.md, "Answers the client reads"):
 //! - a 2XX that no documented code, no `2XX` range and no `default` read as a success
 //!   covers is a success: it is read as the nearest documented success (by status
 //!   distance, the lower one on a tie; `201` beside a documented `200` and `204` reads as

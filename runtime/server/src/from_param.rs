@@ -81,7 +81,7 @@ macro_rules! float_param {
 
 float_param!(f32 => "float", f64 => "double");
 
-// String formats read into types of their own (docs/architecture.md, "String formats"): the
+// String formats read into types of their own (book/src/internals/values.md, "String formats"): the
 // text must parse as the type, as in a JSON body.
 // Written out, not by a macro: cargo-mutants does not mutate inside macros, and these are
 // parameter checks (docs/reports/mutants.md).

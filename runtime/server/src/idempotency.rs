@@ -5,7 +5,7 @@
 //! both in `idempotency_store.rs` and public here; `RedisIdempotencyStore` with the `redis`
 //! feature).
 //!
-//! Rules (also in the README): the key's syntax, and whether one is required, are the
+//! Rules (also in book/src/guide/production.md): the key's syntax, and whether one is required, are the
 //! document's: the handler reads the header as it reads any other and answers a key the
 //! document refuses, or a missing one it requires, with its 400 (after authorizing), and such a
 //! request never takes part in replay. What this module adds is the draft's replay, and only

@@ -10,8 +10,8 @@
 //! serde_json reads them.
 //!
 //! The rule is the same for every document version (the runtime does not know the version,
-//! and 3.0's JSON Schema draft is read the same way by lenient validators): see the README's
-//! type table. [`WholeNumbers`] wraps any serde deserializer and only changes what an integer
+//! and 3.0's JSON Schema draft is read the same way by lenient validators): see
+//! book/src/reference/type-mapping.md. [`WholeNumbers`] wraps any serde deserializer and only changes what an integer
 //! field receives; everything else (strings, floats, `serde_json::Value` fields) passes
 //! through untouched, so a free-form `1.0` stays `1.0`.
 //!

@@ -1,6 +1,6 @@
 //! Owns the randomness of the ids both runtimes make (request, trace and span ids, idempotency
 //! keys) and their hexadecimal text. One file: the client runtime's `random.rs` is a link to
-//! this one (docs/architecture.md).
+//! this one (book/src/internals/runtime-crates.md).
 //!
 //! Decision: ids must be unique and well spread (W3C Trace Context asks trace ids to be random
 //! enough to sample on, and unique across systems), not secret: none grants anything, and each

@@ -426,8 +426,8 @@ impl Compiler<'_> {
             k.reference = Some(self.reference(reference, pointer)?);
             // Draft 4 (OpenAPI 3.0): nothing beside `$ref` counts, but `nullable: true`, which
             // the generator reads as the documents mean it (openai's `{$ref:
-            // AssistantsApiResponseFormatOption, nullable: true}`: `null` is `None`; README,
-            // "Type mapping"), and so does schemathesis.
+            // AssistantsApiResponseFormatOption, nullable: true}`: `null` is `None`;
+            // book/src/reference/type-mapping.md), and so does schemathesis.
             if self.dialect == Dialect::OpenApi30 {
                 k.nullable = map.get("nullable") == Some(&Value::Bool(true));
                 return Ok(k);
@@ -452,8 +452,8 @@ impl Compiler<'_> {
         k.nullable = map.get("nullable") == Some(&Value::Bool(true));
         k.enumeration = map.get("enum").and_then(Value::as_array).cloned();
         // An empty `enum` beside `allOf` parts (discord's `{type: string, enum: [], allOf:
-        // [{$ref: Status}]}`) is read as "none listed", as the generator reads it (README, "Type
-        // mapping"); alone it admits nothing, as JSON Schema says.
+        // [{$ref: Status}]}`) is read as "none listed", as the generator reads it
+        // (book/src/reference/type-mapping.md); alone it admits nothing, as JSON Schema says.
         if k.enumeration.as_ref().is_some_and(Vec::is_empty) && map.contains_key("allOf") {
             k.enumeration = None;
         }

@@ -17,7 +17,7 @@ impl Schema {
     /// string as the value its text spells: `"0"` an integer, `"true"` a boolean, `"[…]"` or
     /// `"{…}"` JSON, a lone item an array of one (a form writes an array as one field per
     /// item). `nulls`: the text `null` is JSON's null where the schema admits it (a multipart
-    /// part; in a url-encoded form it stays text, README "Type mapping"). In a union, the first
+    /// part; in a url-encoded form it stays text, book/src/reference/type-mapping.md). In a union, the first
     /// branch whose reading the value then fits decides. Text no reading fits stays text, for
     /// the walk to name.
     pub fn read_form_text(&self, value: &mut Value, nulls: bool) {

@@ -1,7 +1,7 @@
 //! Owns the document's security schemes as both runtimes see them: how a scheme carries its
 //! secret ([`SchemeKind`]), one `components.securitySchemes` entry ([`SecurityScheme`], a
 //! static the generator emits) and an operation's requirement ([`Security`]). One file: the
-//! client runtime's `scheme.rs` is a link to this one (docs/architecture.md).
+//! client runtime's `scheme.rs` is a link to this one (book/src/internals/runtime-crates.md).
 
 /// How a security scheme carries its secret (OpenAPI `securitySchemes`). oauth2 and
 /// openIdConnect schemes are emitted as `HttpBearer` (a resource server sees, and a client

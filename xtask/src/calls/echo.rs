@@ -6,7 +6,7 @@
 //!
 //! The expansions are written here from the table, apart from the runtime's `style.rs`, so
 //! that the two are held to each other. Where the table leaves a choice, the runtime's
-//! documented decision is expected (docs/architecture.md, "Parameter styles"): a `label`
+//! documented decision is expected (book/src/internals/values.md, "Parameter styles"): a `label`
 //! value's own `.` is encoded, `|` is written as it is, a member that is a list repeats its
 //! name in an exploded `form` or `deepObject`, a nested value is its JSON text.
 

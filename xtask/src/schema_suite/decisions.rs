@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::document::Group;
 
 /// Where the decisions are written for users.
-pub const WHERE: &str = "xtask/src/schema_suite/decisions.rs, README \"Type mapping\"";
+pub const WHERE: &str = "xtask/src/schema_suite/decisions.rs, book/src/reference/type-mapping.md";
 
 /// Whole suite files set aside, with why.
 const FILES: &[(&str, &str)] = &[
@@ -38,7 +38,7 @@ const FILES: &[(&str, &str)] = &[
     ),
     (
         "format",
-        "`format` is asserted for the formats apigen checks (README \"Type mapping\"), as OpenAPI's typed readers do; 2020-12 makes it an annotation",
+        "`format` is asserted for the formats apigen checks (book/src/reference/type-mapping.md), as OpenAPI's typed readers do; 2020-12 makes it an annotation",
     ),
     (
         "unevaluatedProperties",

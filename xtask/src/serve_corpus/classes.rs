@@ -20,7 +20,7 @@ pub(super) const NULL_AS_TEXT: &str = "null_as_text";
 /// body that is `null` (or a list holding `null`), which schemathesis writes as the text
 /// `null`, or a query value recorded as that text (`sku_ids=0&sku_ids=null`, an item of
 /// `oneOf: [null, SnowflakeType]`). RFC 6570 leaves an undefined value out; the generated
-/// server reads the text as text (README "Type mapping": only a multipart part's `null` is
+/// server reads the text as text (book/src/reference/type-mapping.md: only a multipart part's `null` is
 /// JSON's null) and refuses it where the member is no string.
 pub(super) fn null_as_text(case: &Json) -> bool {
     let form = case
@@ -127,7 +127,7 @@ pub(super) const BEYOND_64_BITS: &str = "integer_beyond_64_bits";
 /// Whether a case's parameters or body hold an integer beyond `i64` (fitbit's
 /// `page[limit]=12628635628150235136` for an `integer` without `format`): JSON Schema sets no
 /// bound, the generated server reads `i64` and refuses it with a 400 naming the place, as the
-/// README's type mapping decides; schemathesis calls that valid data refused.
+/// type mapping (book/src/reference/type-mapping.md) decides; schemathesis calls that valid data refused.
 pub(super) fn beyond_64_bits(case: &Json) -> bool {
     fn big(value: &Json) -> bool {
         match value {
@@ -343,10 +343,10 @@ pub(super) fn query_same_bytes(document: &serde_json::Value, case: &Json, messag
 /// The name the harness gives a valid request's refusal whose answer says a parameter is
 /// required that schemathesis left out: `required: true` beside a parameter's `$ref`, which
 /// OpenAPI says to ignore and schemathesis ignores, and which the generated server applies as
-/// Prism and Redocly do (a decision, README "Type mapping").
+/// Prism and Redocly do (a decision, book/src/reference/type-mapping.md).
 pub(super) const REQUIRED_BESIDE_REF: &str = "required_beside_ref";
 
-/// The class of a 400's body that refuses a request by one of the README's decisions, which
+/// The class of a 400's body that refuses a request by one of the type mapping's decisions, which
 /// schemathesis calls valid data refused:
 /// - an integer beyond its `format` ([`beyond_format`]);
 /// - a string that is not base64 where the document says it is: JSON Schema makes
@@ -484,7 +484,7 @@ pub(super) fn class_of(
         check = PINNED_DISCRIMINATOR.to_string();
     }
     // A body sent as XML, which the generated server does not read (415, with the
-    // generator's warning at the media type: a decision the README states).
+    // generator's warning at the media type: a decision the type mapping states).
     let xml = value
         .and_then(|v| v.get("media_type")?.as_str())
         .is_some_and(|m| m.ends_with("/xml") || m.ends_with("+xml"));
@@ -592,7 +592,7 @@ pub(super) fn class_of(
     }
     // A valid request the server refused because an integer is beyond its
     // `format` (nexus's `uint32` `limit=9539416630`; schemathesis ignores the
-    // `uint*` formats): the server's 400 says so, as the README's type table decides.
+    // `uint*` formats): the server's 400 says so, as the type mapping (book/src/reference/type-mapping.md) decides.
     // Likewise a string that is not base64 where the document says
     // `contentEncoding: base64`, and an empty date-time: see [`refusal_by_decision`].
     let refused = answer

@@ -135,7 +135,7 @@ fn single(
 
 /// With optional parameters: `op(required…)` sends none of them and forwards to
 /// `op_with(required…, options)`, so an operation's first optional parameter adds a method
-/// rather than changing one (README, "Evolving the spec").
+/// rather than changing one (book/src/guide/evolving.md).
 fn pair(
     op: &Operation,
     inputs: &Inputs<'_>,
@@ -1033,7 +1033,7 @@ fn reader(kind: Option<&BodyKind>) -> Option<TokenStream> {
 
 /// The successes' `match` arms: exact codes first, then ranges, then a `default` read as a
 /// success, then any other 2XX read as the nearest documented one, marked undocumented
-/// (README, "Statuses the document does not list").
+/// (book/src/reference/type-mapping.md, "Answers the client reads").
 fn success_arms(op: &Operation, operation_ref: &TokenStream) -> Vec<TokenStream> {
     let mut arms: Vec<(u8, TokenStream)> = Vec::new();
     for r in &op.responses {

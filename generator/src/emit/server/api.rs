@@ -91,7 +91,7 @@ pub fn api_rs(api: &Api) -> TokenStream {
 fn params_struct(api: &Api, op: &Operation) -> TokenStream {
     if op.params.is_empty() {
         // Passed even empty, so that the operation's first parameter adds a field
-        // rather than an argument to the trait method (README, "Evolving the spec").
+        // rather than an argument to the trait method (book/src/guide/evolving.md).
         let name = params_ident(op);
         let docs = doc(&[format!(
             "Parameters of `{}` (`{} {}`): none yet; one the document adds becomes a field.",

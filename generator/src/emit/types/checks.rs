@@ -315,7 +315,7 @@ fn numeric_checks(
 }
 
 /// The checks of a number that keeps every digit, each exact against the bound's text (as the
-/// document reader holds it: README "Type mapping"); an integer wider than 64 bits must be
+/// document reader holds it: book/src/reference/type-mapping.md); an integer wider than 64 bits must be
 /// whole.
 fn decimal_checks(
     value: &TokenStream,

@@ -71,7 +71,7 @@ pub(super) fn one_of(
             #variant(#ty),
         }
     });
-    // The client keeps a value the document does not describe (README, "Type mapping").
+    // The client keeps a value the document does not describe (book/src/reference/type-mapping.md).
     let unknown = o
         .unknown
         .as_ref()

@@ -101,7 +101,7 @@ impl<'a> Schemas<'a> {
             // Names beyond the declared ones must match, unless `additionalProperties`
             // admits others. (Left out, it would admit any name with any value; a map whose
             // names are checked is what such a schema means in practice, so that is the
-            // reading, documented in the README.)
+            // reading, documented in book/src/reference/type-mapping.md.)
             if st.additional.is_none() {
                 st.additional = Some(value);
                 st.additional_pattern = Some(pattern);

@@ -430,7 +430,7 @@ pub fn share_equal_enums(types: &mut [TypeDef]) {
 /// Warns of each union (`oneOf`/`anyOf`) whose variants hold a number that keeps every digit
 /// (`format: decimal`, the integers wider than 64 bits): a union tries its variants on a
 /// `serde_json::Value`, whose numbers are doubles, so such a number keeps 17 significant
-/// digits there (README "Type mapping"); everywhere else it keeps them all.
+/// digits there (book/src/reference/type-mapping.md); everywhere else it keeps them all.
 /// Refuses a type that can only be read by reading itself again: a union (or an alias) that
 /// leads back to itself through variants and aliases alone, no member or item between
 /// (`Node: {anyOf: [{$ref: Node}, {type: integer}]}`). Reading a value none of its other

@@ -5,7 +5,7 @@ use super::*;
 
 impl<'a> Schemas<'a> {
     /// A string: bytes when the 3.1 `contentEncoding` says base64, the format's own type when
-    /// it has one (docs/architecture.md, "String formats") and `string_formats` is off, else
+    /// it has one (book/src/internals/values.md, "String formats") and `string_formats` is off, else
     /// `String`.
     pub(super) fn string_type(
         &self,
@@ -49,7 +49,7 @@ impl<'a> Schemas<'a> {
         }
         // `{type: string, enum: [], allOf: [{$ref: Status}]}` (discord's query `status`): the
         // one part says what the string is; an empty `enum`, which read literally admits
-        // nothing, is taken for "none listed" (README "Type mapping"). A single-part `allOf`
+        // nothing, is taken for "none listed" (book/src/reference/type-mapping.md). A single-part `allOf`
         // with nothing beside but a title or description is the part itself too.
         if string_beside_one_part(&v) || v.only_parts && v.all_of.len() == 1 {
             return Some(self.type_of(
@@ -127,7 +127,7 @@ impl<'a> Schemas<'a> {
 
 /// The type of a string `format` that has one. Formats are case-sensitive names (JSON Schema
 /// 2020-12, 7.3), so `dateTime` or `UUID` stay strings. `uri`, `email`, `hostname` stay
-/// strings too: see docs/architecture.md, "String formats".
+/// strings too: see book/src/internals/values.md, "String formats".
 pub fn format_type(format: &str) -> Option<TypeRef> {
     Some(match format {
         "uuid" => TypeRef::Uuid,
