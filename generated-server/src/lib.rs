@@ -42,6 +42,24 @@ pub mod mock;
 pub mod router;
 pub use apigen_server_runtime as runtime;
 pub mod types;
+
+/// The operations by tag (a path group where the document has none): a page each, listing the
+/// [`PetStoreApi`] methods that serve them.
+pub mod operations {
+    /// The operations of `pets`.
+    ///
+    /// - [`list_pets`](crate::PetStoreApi::list_pets): List animals (`GET /pets`)
+    /// - [`create_pet`](crate::PetStoreApi::create_pet): Add an animal (`POST /pets`)
+    /// - [`get_pet`](crate::PetStoreApi::get_pet): Get an animal (deprecated) (`GET /pets/{petId}`)
+    #[cfg(feature = "pets")]
+    pub mod pets {}
+    /// The operations of `store`.
+    ///
+    /// - [`list_orders`](crate::PetStoreApi::list_orders): List orders (`GET /store/orders`)
+    #[cfg(feature = "store")]
+    pub mod store {}
+}
+
 pub use api::PetStoreApi;
 pub use router::{router, test_server, BASE_PATH};
 pub use router::rate_limit_policy;

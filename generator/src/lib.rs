@@ -440,6 +440,12 @@ fn emit_all(
     if crates.server_and_client {
         server_and_client_files(api, o, &header, files)?;
     }
+    if let (Some(_), Some(cli)) = (crates.cli, &cli) {
+        files.insert(
+            "cli/README.md".to_string(),
+            emit::manifest::cli_readme(api, cli, &header, &o.spec_label, &o.command),
+        );
+    }
     if let Some(client_path) = crates.cli {
         files.insert(
             "cli/Cargo.toml".to_string(),

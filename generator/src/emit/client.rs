@@ -83,7 +83,8 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
         webhooks,
         streams,
     } = super::root::parts(api, &lines, "apigen_client_runtime", vendored);
-    let operations = operation_pages(api);
+    let operations =
+        super::root::operation_pages(api, "Client", "[`Client`] methods that call them");
     quote! {
         #head
         pub mod client;
@@ -116,60 +117,6 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
         /// own dependency (one copy of the crate, the one the types use).
         pub use jiff;
     }
-}
-
-/// `pub mod operations`: a documentation page per feature group (tag) listing its methods of
-/// `Client`, each linked to its docs and call; nothing to compile. None for a document whose
-/// operations are one group.
-fn operation_pages(api: &Api) -> Option<TokenStream> {
-    let groups: Vec<TokenStream> = api
-        .features
-        .features
-        .iter()
-        .filter_map(|f| {
-            let crate::ir::FeatureOf::Group(group) = &f.of else {
-                return None;
-            };
-            let mut lines = vec![format!("The operations of `{group}`."), String::new()];
-            for (i, op) in api.operations.iter().enumerate() {
-                if api
-                    .features
-                    .of_operation(i)
-                    .is_some_and(|fs| fs.contains(&f.name))
-                {
-                    let summary = op
-                        .summary
-                        .as_deref()
-                        .map(|s| {
-                            format!(": {}", s.split_whitespace().collect::<Vec<_>>().join(" "))
-                        })
-                        .unwrap_or_default();
-                    lines.push(format!(
-                        "- [`{m}`](crate::Client::{m}){summary} (`{} {}`)",
-                        op.method,
-                        op.path,
-                        m = crate::naming::bare(&op.rust)
-                    ));
-                }
-            }
-            let docs = doc(&lines);
-            let name = ident(&crate::naming::snake(&f.name));
-            let module = quote!(#docs pub mod #name {});
-            Some(super::gates::items(
-                module,
-                Some(std::slice::from_ref(&f.name)),
-            ))
-        })
-        .collect();
-    (!groups.is_empty()).then(|| {
-        quote! {
-            /// The operations by tag (a path group where the document has none): a page each,
-            /// listing the [`Client`] methods that call them.
-            pub mod operations {
-                #(#groups)*
-            }
-        }
-    })
 }
 
 pub(crate) fn options_ident(op: &Operation) -> proc_macro2::Ident {

@@ -391,21 +391,7 @@ fn reference(api: &Api, kind: &Kind, lib: &str) -> String {
             name = format!("{}Api", api.api_name)
         )),
     }
-    let group_of = |i: usize| -> Option<String> {
-        let feature = api.features.operations.get(i)?.first()?;
-        api.features.features.iter().find_map(|f| match &f.of {
-            FeatureOf::Group(g) if &f.name == feature => Some(g.clone()),
-            _ => None,
-        })
-    };
-    let mut groups: Vec<(Option<String>, Vec<usize>)> = Vec::new();
-    for i in 0..api.operations.len() {
-        let group = group_of(i);
-        match groups.iter_mut().find(|(g, _)| *g == group) {
-            Some((_, ops)) => ops.push(i),
-            None => groups.push((group, vec![i])),
-        }
-    }
+    let groups = operation_groups(api, 0..api.operations.len());
     for (group, ops) in &groups {
         let level = match group {
             Some(group) => {
@@ -416,23 +402,12 @@ fn reference(api: &Api, kind: &Kind, lib: &str) -> String {
         };
         for &i in ops {
             let op = &api.operations[i];
-            let summary = op
-                .summary
-                .as_deref()
-                .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
-                .filter(|s| !s.is_empty())
-                .map(|s| format!(": {s}"))
-                .unwrap_or_default();
-            // Said once: a summary may say it already.
-            let deprecated =
-                if op.deprecated.is_some() && !summary.to_lowercase().contains("deprecated") {
-                    " (deprecated)"
-                } else {
-                    ""
-                };
             out.push_str(&format!(
-                "\n{level} `{}`{summary}{deprecated}\n\n`{} {}`",
-                op.id, op.method, op.path
+                "\n{level} `{}`{}\n\n`{} {}`",
+                op.id,
+                heading_tail(op),
+                op.method,
+                op.path
             ));
             let snippet = match kind {
                 Kind::Client => {
@@ -464,6 +439,108 @@ fn reference(api: &Api, kind: &Kind, lib: &str) -> String {
         }
     }
     out
+}
+
+/// The operations at `indices`, by feature group (the first feature each compiles under)
+/// in the order groups first appear; one group without a name when the document has no
+/// features.
+fn operation_groups(
+    api: &Api,
+    indices: impl Iterator<Item = usize>,
+) -> Vec<(Option<String>, Vec<usize>)> {
+    let group_of = |i: usize| -> Option<String> {
+        let feature = api.features.operations.get(i)?.first()?;
+        api.features.features.iter().find_map(|f| match &f.of {
+            FeatureOf::Group(g) if &f.name == feature => Some(g.clone()),
+            _ => None,
+        })
+    };
+    let mut groups: Vec<(Option<String>, Vec<usize>)> = Vec::new();
+    for i in indices {
+        let group = group_of(i);
+        match groups.iter_mut().find(|(g, _)| *g == group) {
+            Some((_, ops)) => ops.push(i),
+            None => groups.push((group, vec![i])),
+        }
+    }
+    groups
+}
+
+/// What follows an operation's id in its heading: `: ` and its summary on one line, and
+/// `(deprecated)` unless the summary says so.
+fn heading_tail(op: &crate::ir::Operation) -> String {
+    let summary = op
+        .summary
+        .as_deref()
+        .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|s| !s.is_empty())
+        .map(|s| format!(": {s}"))
+        .unwrap_or_default();
+    // Said once: a summary may say it already.
+    let deprecated = if op.deprecated.is_some() && !summary.to_lowercase().contains("deprecated") {
+        " (deprecated)"
+    } else {
+        ""
+    };
+    format!("{summary}{deprecated}")
+}
+
+/// `README.md` of a generated command-line crate: how to run it, then every subcommand with
+/// a command line that runs it (`CliCommand::usage`), by feature group, and the operations
+/// it leaves to the client library.
+pub fn cli_readme(
+    api: &Api,
+    cli: &crate::ir::Cli,
+    header: &str,
+    spec: &str,
+    command: &str,
+) -> String {
+    let header_text = header.trim().trim_start_matches("//").trim();
+    let bin = &cli.bin;
+    let mut out = format!(
+        "<!-- {header_text} -->\n# {bin}\n\nThe command line of {title}: one subcommand per operation, its parameters and body as flags, the\nanswer printed as a table or, with `--json`, as JSON.\n\nGenerated from `{spec}` ({title} {version}) by `{command}`. Do not edit these files;\nedit the spec and regenerate.\n\n## Use\n\n`{bin} --help` lists the subcommands and `{bin} SUBCOMMAND --help` a subcommand's flags.\n`--base-url URL` or `--env NAME` picks the server (the document's first by default).",
+        title = api.title,
+        version = api.version,
+    );
+    if let Some(help) = &cli.credentials_help {
+        out.push(' ');
+        out.push_str(help);
+    }
+    out.push_str("\n\n## Commands\n");
+    let by_operation: std::collections::BTreeMap<usize, &crate::ir::CliCommand> =
+        cli.commands.iter().map(|c| (c.operation, c)).collect();
+    for (group, ops) in operation_groups(api, by_operation.keys().copied()) {
+        let level = match &group {
+            Some(group) => {
+                out.push_str(&format!("\n### {group}\n"));
+                "####"
+            }
+            None => "###",
+        };
+        for i in ops {
+            let (op, c) = (&api.operations[i], by_operation[&i]);
+            out.push_str(&format!(
+                "\n{level} `{}`{}\n\n`{} {}` (operation `{}`).\n\n```sh\n{}\n```\n",
+                c.name,
+                heading_tail(op),
+                op.method,
+                op.path,
+                op.id,
+                c.usage
+            ));
+        }
+    }
+    if !cli.left_out.is_empty() {
+        out.push_str("\n## Left to the client library\n\n");
+        for l in &cli.left_out {
+            let op = &api.operations[l.operation];
+            out.push_str(&format!(
+                "- `{}` (`{} {}`): {}\n",
+                op.id, op.method, op.path, l.reason
+            ));
+        }
+    }
+    format!("{}\n", out.trim_end())
 }
 
 /// The inside of a TOML basic string (`"…"`): backslashes, quotes and control characters

@@ -56,3 +56,59 @@ pub fn parts(api: &Api, lines: &[String], runtime_crate: &str, vendored: bool) -
         streams,
     }
 }
+
+/// `pub mod operations`: a documentation page per feature group (tag) listing its methods
+/// of `owner` (`Client`, or the server's trait), each linked to its docs; nothing to compile.
+/// `None` for a document whose operations are one group. `what` ends the module's summary.
+pub fn operation_pages(api: &Api, owner: &str, what: &str) -> Option<TokenStream> {
+    let groups: Vec<TokenStream> = api
+        .features
+        .features
+        .iter()
+        .filter_map(|f| {
+            let crate::ir::FeatureOf::Group(group) = &f.of else {
+                return None;
+            };
+            let mut lines = vec![format!("The operations of `{group}`."), String::new()];
+            for (i, op) in api.operations.iter().enumerate() {
+                if api
+                    .features
+                    .of_operation(i)
+                    .is_some_and(|fs| fs.contains(&f.name))
+                {
+                    let summary = op
+                        .summary
+                        .as_deref()
+                        .map(|s| {
+                            format!(": {}", s.split_whitespace().collect::<Vec<_>>().join(" "))
+                        })
+                        .unwrap_or_default();
+                    lines.push(format!(
+                        "- [`{m}`](crate::{owner}::{m}){summary} (`{} {}`)",
+                        op.method,
+                        op.path,
+                        m = crate::naming::bare(&op.rust)
+                    ));
+                }
+            }
+            let docs = super::doc(&lines);
+            let name = super::ident(&crate::naming::snake(&f.name));
+            let module = quote!(#docs pub mod #name {});
+            Some(super::gates::items(
+                module,
+                Some(std::slice::from_ref(&f.name)),
+            ))
+        })
+        .collect();
+    let summary = super::doc(&[format!(
+        "The operations by tag (a path group where the document has none): a page each, listing the {what}."
+    )]);
+    (!groups.is_empty()).then(|| {
+        quote! {
+            #summary
+            pub mod operations {
+                #(#groups)*
+            }
+        }
+    })
+}

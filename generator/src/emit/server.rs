@@ -112,6 +112,11 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
         webhooks,
         streams,
     } = super::root::parts(api, &lines, "apigen_server_runtime", vendored);
+    let operations = super::root::operation_pages(
+        api,
+        &trait_name,
+        &format!("[`{trait_name}`] methods that serve them"),
+    );
     quote! {
         #head
         pub mod api;
@@ -122,6 +127,7 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
         #runtime
         pub mod types;
         #webhooks
+        #operations
 
         pub use api::#trait_ident;
         pub use router::{router, test_server, BASE_PATH};

@@ -56,6 +56,10 @@ pub struct CliCommand {
     pub function: String,
     pub builder: String,
     pub flags: Vec<CliFlag>,
+    /// A command line that runs it, for the crate's README: the required flags with the
+    /// values of [`Operation::usage`], and the body (`--body '{…}'`, or the file or form its
+    /// help shows).
+    pub usage: String,
     /// Every alternative of the operation's security needs a credential: without one the
     /// subcommand stops before sending, with this message naming the variables of the
     /// schemes the operation uses (`PETSTORE_API_KEY is not set; set it to your API key`).

@@ -86,9 +86,12 @@ pub fn lower(api: &Api, name: &str) -> Cli {
                 let command = claim(&mut names, &op.rust);
                 let flags = flags(op, api, binary.is_some());
                 let example = example_line(&format!("{name}-cli {command}"), op, &flags);
+                let body = op.body.as_ref().map(|b| body(b, api, &example));
+                let usage = usage_line(&format!("{name}-cli {command}"), op, &flags, &body);
                 commands.push(CliCommand {
                     operation: index,
-                    body: op.body.as_ref().map(|b| body(b, api, &example)),
+                    body,
+                    usage,
                     multipart: op.body.as_ref().and_then(|b| {
                         let ty = b.multipart_alternative()?;
                         op.multipart_twin.as_ref()?;
@@ -452,7 +455,55 @@ fn flags(op: &Operation, api: &Api, binary: bool) -> Vec<CliFlag> {
     out
 }
 
-/// The placeholder a flag's help shows for its value.
+/// A command line that runs `op` as the README shows it: each required flag with the value
+/// [`Operation::usage`] holds for it (the document's example where it gives one), then the
+/// body: `--body` with the usage's JSON, or the file or form example the help shows.
+fn usage_line(command: &str, op: &Operation, flags: &[CliFlag], body: &Option<CliBody>) -> String {
+    let required: Vec<usize> = (0..op.params.len())
+        .filter(|&i| op.params[i].required)
+        .collect();
+    let mut line = command.to_owned();
+    for flag in flags {
+        let FlagTarget::Param(index) = flag.target else {
+            continue;
+        };
+        let Some(position) = required.iter().position(|&i| i == index) else {
+            continue;
+        };
+        let value = match op.usage.params.get(position) {
+            Some(serde_json::Value::String(s)) => s.clone(),
+            Some(other) => other.to_string(),
+            None => continue,
+        };
+        line.push_str(&format!(" --{} {}", flag.name, shell_word(&value)));
+    }
+    match body {
+        Some(CliBody::Json) => {
+            if let Some(value) = &op.usage.body {
+                line.push_str(&format!(" --body {}", shell_word(&value.to_string())));
+            }
+        }
+        Some(CliBody::Raw { example, .. } | CliBody::Multipart { example, .. }) => {
+            return example.clone();
+        }
+        None => {}
+    }
+    line
+}
+
+/// A word the shell passes on as it is: quoted unless plain.
+fn shell_word(value: &str) -> String {
+    if !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:=@,".contains(c))
+    {
+        value.to_owned()
+    } else {
+        format!("'{}'", value.replace('\'', "'\\''"))
+    }
+}
+
 /// The start of a body's help example: the command and its required parameters, each with
 /// a value of its type (its default, `1`, `true`, or for text the parameter's own name), so
 /// the example runs as written once the body's file is there.

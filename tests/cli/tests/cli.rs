@@ -296,3 +296,63 @@ async fn a_429_beyond_the_retry_budget_shows_the_message_and_the_delay() {
         "{run:#?}"
     );
 }
+
+/// The README's command lines (generated-cli/README.md, one per subcommand, built from the
+/// document's examples), run as written against the reference service: each succeeds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_readme_command_lines_run_as_written() {
+    let readme = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../generated-cli/README.md"
+    ))
+    .unwrap();
+    let mut lines = Vec::new();
+    let mut in_sh = false;
+    for line in readme.lines() {
+        match line {
+            "```sh" => in_sh = true,
+            "```" => in_sh = false,
+            _ if in_sh => lines.push(line.to_owned()),
+            _ => {}
+        }
+    }
+    assert_eq!(lines.len(), 4, "one line per subcommand: {lines:?}");
+    let service = service().await;
+    for line in &lines {
+        let words = shell_words(line);
+        assert_eq!(words[0], "petstore-cli", "{line}");
+        let args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+        let run = cli(&service, true, &args, None).await;
+        assert_eq!(run.code, 0, "{line}: {run:#?}");
+    }
+}
+
+/// A command line's words as a POSIX shell splits them (plain words and '…' quotes; what the
+/// README's lines use).
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let (mut quoted, mut started) = (false, false);
+    for c in line.chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                started = true;
+            }
+            ' ' if !quoted => {
+                if started {
+                    words.push(std::mem::take(&mut word));
+                }
+                started = false;
+            }
+            c => {
+                word.push(c);
+                started = true;
+            }
+        }
+    }
+    if started {
+        words.push(word);
+    }
+    words
+}

@@ -34,6 +34,77 @@ pub mod mock;
 pub mod router;
 pub use apigen_server_runtime as runtime;
 pub mod types;
+
+/// The operations by tag (a path group where the document has none): a page each, listing the
+/// [`AdversarialApi`] methods that serve them.
+pub mod operations {
+    /// The operations of `path`.
+    ///
+    /// - [`path`](crate::AdversarialApi::path): Parameters named like the server's and the client's
+    ///   locals. (`GET /path/{path}/{raw}`)
+    #[cfg(feature = "path")]
+    pub mod path {}
+    /// The operations of `cli`.
+    ///
+    /// - [`cli_locals`](crate::AdversarialApi::cli_locals): Required parameters named like the
+    ///   command-line client's locals, and one named `version`. (`GET /cli/{client}`)
+    #[cfg(feature = "cli")]
+    pub mod cli {}
+    /// The operations of `raw`.
+    ///
+    /// - [`raw`](crate::AdversarialApi::raw): More locals, and a body that takes the prelude's
+    ///   `Result`. (`POST /raw/{http}`)
+    #[cfg(feature = "raw")]
+    pub mod raw {}
+    /// The operations of `ops`.
+    ///
+    /// - [`handle_error_2`](crate::AdversarialApi::handle_error_2): Takes the name of the trait's
+    ///   `handle_error`. (`GET /ops/handle-error`)
+    /// - [`builder_2`](crate::AdversarialApi::builder_2) (`GET /ops/builder`)
+    /// - [`for_server_2`](crate::AdversarialApi::for_server_2) (`GET /ops/for-server`)
+    /// - [`base_url_2`](crate::AdversarialApi::base_url_2) (`GET /ops/base-url`)
+    /// - [`last_rate_limit_2`](crate::AdversarialApi::last_rate_limit_2)
+    ///   (`GET /ops/last-rate-limit`)
+    /// - [`router`](crate::AdversarialApi::router) (`GET /ops/router`)
+    /// - [`rate_limit_policy`](crate::AdversarialApi::rate_limit_policy)
+    ///   (`GET /ops/rate-limit-policy`)
+    /// - [`serve_path`](crate::AdversarialApi::serve_path) (`PUT /ops/serve-path`)
+    /// - [`api`](crate::AdversarialApi::api) (`GET /ops/api`)
+    /// - [`config`](crate::AdversarialApi::config) (`GET /ops/config`)
+    /// - [`routes`](crate::AdversarialApi::routes) (`GET /ops/routes`)
+    /// - [`type`](crate::AdversarialApi::type) (`DELETE /ops/type`)
+    /// - [`self_`](crate::AdversarialApi::self_) (`GET /ops/self`)
+    /// - [`super_`](crate::AdversarialApi::super_) (`GET /ops/super/{super}`)
+    /// - [`result`](crate::AdversarialApi::result): An operation named like the prelude's `Result`.
+    ///   (`GET /ops/kinds`)
+    /// - [`get_internal`](crate::AdversarialApi::get_internal): Its 5XX answer's headers spell
+    ///   `GetInternalServerErrorHeaders` too. (`GET /ops/headers/internal`)
+    /// - [`get`](crate::AdversarialApi::get): Its 500 answer's headers are
+    ///   `GetInternalServerErrorHeaders`. (`GET /ops/headers`)
+    /// - [`placeholders`](crate::AdversarialApi::placeholders): Names clippy flags by default
+    ///   (`foo`, `baz`, `quux`), a body read the same way under two media types, and `default` as
+    ///   the only answer. (`POST /ops/placeholders`)
+    /// - [`braces`](crate::AdversarialApi::braces): Strings holding format-string braces: a
+    ///   `const`, an `enum` that lists a value twice, a default. (`GET /ops/braces`)
+    /// - [`clone`](crate::AdversarialApi::clone): Named like `Clone::clone`, which `Arc` (the
+    ///   router's handle on the implementation) has too. (`GET /ops/clone`)
+    /// - [`_1st`](crate::AdversarialApi::_1st): A method name that starts with an underscore
+    ///   (`_1st`). (`POST /ops/1st`)
+    /// - [`new`](crate::AdversarialApi::new) (`POST /ops/conventions/new`)
+    /// - [`from_text`](crate::AdversarialApi::from_text) (`GET /ops/conventions/from`)
+    /// - [`into_pdf`](crate::AdversarialApi::into_pdf) (`GET /ops/conventions/into`)
+    /// - [`as_json`](crate::AdversarialApi::as_json) (`GET /ops/conventions/as`)
+    /// - [`to_csv`](crate::AdversarialApi::to_csv) (`GET /ops/conventions/to`)
+    /// - [`to_csv_mut`](crate::AdversarialApi::to_csv_mut) (`GET /ops/conventions/to-mut`)
+    /// - [`is_ready`](crate::AdversarialApi::is_ready) (`GET /ops/conventions/is`)
+    /// - [`next`](crate::AdversarialApi::next) (`GET /ops/conventions/next`)
+    /// - [`from_str`](crate::AdversarialApi::from_str) (`GET /ops/conventions/from-str`)
+    /// - [`default`](crate::AdversarialApi::default) (`GET /ops/conventions/default`)
+    /// - [`from_iter`](crate::AdversarialApi::from_iter) (`GET /ops/conventions/from-iter`)
+    #[cfg(feature = "ops")]
+    pub mod ops {}
+}
+
 pub use api::AdversarialApi;
 pub use router::{router, test_server, BASE_PATH};
 pub use runtime::auth::{Authenticator, Principal, StaticKeys};

@@ -34,6 +34,24 @@ pub mod mock;
 pub mod router;
 pub use apigen_server_runtime as runtime;
 pub mod types;
+
+/// The operations by tag (a path group where the document has none): a page each, listing the
+/// [`FormatsApi`] methods that serve them.
+pub mod operations {
+    /// The operations of `amounts`.
+    ///
+    /// - [`put_held_amount`](crate::FormatsApi::put_held_amount) (`PUT /amounts`)
+    /// - [`post_amounts`](crate::FormatsApi::post_amounts) (`POST /amounts/{total}`)
+    #[cfg(feature = "amounts")]
+    pub mod amounts {}
+    /// The operations of `events`.
+    ///
+    /// - [`get_event`](crate::FormatsApi::get_event) (`GET /events/{id}`)
+    /// - [`put_event`](crate::FormatsApi::put_event) (`PUT /events/{id}`)
+    #[cfg(feature = "events")]
+    pub mod events {}
+}
+
 pub use api::FormatsApi;
 pub use router::{router, test_server, BASE_PATH};
 pub use runtime::auth::{Authenticator, Principal, StaticKeys};

@@ -24,8 +24,8 @@ pub mod client;
 pub use apigen_client_runtime as runtime;
 pub mod types;
 
-/// The operations by tag (a path group where the document has none): a page each,
-/// listing the [`Client`] methods that call them.
+/// The operations by tag (a path group where the document has none): a page each, listing the
+/// [`Client`] methods that call them.
 pub mod operations {
     /// The operations of `books`.
     ///

@@ -42,6 +42,24 @@ pub mod mock;
 pub mod router;
 pub use apigen_server_runtime as runtime;
 pub mod types;
+
+/// The operations by tag (a path group where the document has none): a page each, listing the
+/// [`LendingLibraryApi`] methods that serve them.
+pub mod operations {
+    /// The operations of `books`.
+    ///
+    /// - [`search_books`](crate::LendingLibraryApi::search_books) (`GET /books`)
+    /// - [`get_books_isbn`](crate::LendingLibraryApi::get_books_isbn) (`GET /books/{isbn}`)
+    /// - [`withdraw_book`](crate::LendingLibraryApi::withdraw_book) (`DELETE /books/{isbn}`)
+    #[cfg(feature = "books")]
+    pub mod books {}
+    /// The operations of `members`.
+    ///
+    /// - [`lend_book`](crate::LendingLibraryApi::lend_book) (`POST /members/{memberId}/loans`)
+    #[cfg(feature = "members")]
+    pub mod members {}
+}
+
 pub use api::LendingLibraryApi;
 pub use router::{router, test_server, BASE_PATH};
 pub use router::rate_limit_policy;

@@ -26,8 +26,8 @@ pub mod types;
 pub mod webhooks;
 pub use webhooks::Webhook;
 
-/// The operations by tag (a path group where the document has none): a page each,
-/// listing the [`Client`] methods that call them.
+/// The operations by tag (a path group where the document has none): a page each, listing the
+/// [`Client`] methods that call them.
 pub mod operations {
     /// The operations of `ticks`.
     ///

@@ -44,6 +44,51 @@ pub use apigen_server_runtime as runtime;
 pub mod types;
 pub mod webhooks;
 pub use webhooks::Webhook;
+
+/// The operations by tag (a path group where the document has none): a page each, listing the
+/// [`TickerApi`] methods that serve them.
+pub mod operations {
+    /// The operations of `ticks`.
+    ///
+    /// - [`watch_ticks`](crate::TickerApi::watch_ticks): Ticks as Server-Sent Events (`GET /ticks`)
+    /// - [`search_ticks`](crate::TickerApi::search_ticks): Ticks matching a filter sent in the body
+    ///   (the QUERY method) (`QUERY /ticks`)
+    /// - [`export_ticks`](crate::TickerApi::export_ticks): Ticks as JSON Lines (`GET /ticks/lines`)
+    /// - [`find_ticks`](crate::TickerApi::find_ticks): Ticks found by a filter that is the whole
+    ///   query string (in querystring) (`GET /ticks/search`)
+    /// - [`select_ticks`](crate::TickerApi::select_ticks): Ticks chosen by a JSON query string
+    ///   (`GET /ticks/select`)
+    /// - [`get_tick`](crate::TickerApi::get_tick) (`GET /ticks/{tickId}`)
+    /// - [`purge_tick`](crate::TickerApi::purge_tick): Forget a tick (a custom method)
+    ///   (`PURGE /ticks/{tickId}`)
+    #[cfg(feature = "ticks")]
+    pub mod ticks {}
+    /// The operations of `messages`.
+    ///
+    /// - [`watch_messages`](crate::TickerApi::watch_messages): Plain-text messages as Server-Sent
+    ///   Events (`GET /messages`)
+    #[cfg(feature = "messages")]
+    pub mod messages {}
+    /// The operations of `heartbeat`.
+    ///
+    /// - [`heartbeat`](crate::TickerApi::heartbeat): A stream without documented errors (every
+    ///   other status is unexpected) (`GET /heartbeat`)
+    #[cfg(feature = "heartbeat")]
+    pub mod heartbeat {}
+    /// The operations of `ping`.
+    ///
+    /// - [`ping`](crate::TickerApi::ping): No response described (`responses` is optional since
+    ///   3.1) (`POST /ping`)
+    #[cfg(feature = "ping")]
+    pub mod ping {}
+    /// The operations of `session`.
+    ///
+    /// - [`who_am_i`](crate::TickerApi::who_am_i): Cookies of both styles (3.2 `style: cookie` is
+    ///   sent and read as it is) (`GET /session`)
+    #[cfg(feature = "session")]
+    pub mod session {}
+}
+
 pub use api::TickerApi;
 pub use router::{router, test_server, BASE_PATH};
 pub use router::rate_limit_policy;

@@ -34,6 +34,36 @@ pub mod mock;
 pub mod router;
 pub use apigen_server_runtime as runtime;
 pub mod types;
+
+/// The operations by tag (a path group where the document has none): a page each, listing the
+/// [`PagingApi`] methods that serve them.
+pub mod operations {
+    /// The operations of `dropshot`.
+    ///
+    /// - [`dropshot_items`](crate::PagingApi::dropshot_items): Items, dropshot style
+    ///   (`GET /dropshot/items`)
+    #[cfg(feature = "dropshot")]
+    pub mod dropshot {}
+    /// The operations of `cursor`.
+    ///
+    /// - [`cursor_items`](crate::PagingApi::cursor_items): Items with a next-page token in the body
+    ///   (`GET /cursor/items`)
+    #[cfg(feature = "cursor")]
+    pub mod cursor {}
+    /// The operations of `after`.
+    ///
+    /// - [`after_items`](crate::PagingApi::after_items): Items after an id, as openai pages
+    ///   (`GET /after/items`)
+    #[cfg(feature = "after")]
+    pub mod after {}
+    /// The operations of `link`.
+    ///
+    /// - [`link_items`](crate::PagingApi::link_items): Items paged by the Link header
+    ///   (`GET /link/{shelf}/items`)
+    #[cfg(feature = "link")]
+    pub mod link {}
+}
+
 pub use api::PagingApi;
 pub use router::{router, test_server, BASE_PATH};
 pub use runtime::auth::{Authenticator, Principal, StaticKeys};

@@ -34,6 +34,74 @@ pub mod mock;
 pub mod router;
 pub use apigen_server_runtime as runtime;
 pub mod types;
+
+/// The operations by tag (a path group where the document has none): a page each, listing the
+/// [`RoutingApi`] methods that serve them.
+pub mod operations {
+    /// The operations of `root`.
+    ///
+    /// - [`get_root`](crate::RoutingApi::get_root) (`GET /`)
+    #[cfg(feature = "root")]
+    pub mod root {}
+    /// The operations of `Accounts.json`.
+    ///
+    /// - [`list_accounts`](crate::RoutingApi::list_accounts) (`GET /Accounts.json`)
+    #[cfg(feature = "accounts-json")]
+    pub mod accounts_json {}
+    /// The operations of `Accounts`.
+    ///
+    /// - [`get_account`](crate::RoutingApi::get_account) (`GET /Accounts/{Sid}.json`)
+    /// - [`get_call`](crate::RoutingApi::get_call) (`GET /Accounts/{AccountSid}/Calls/{Sid}.json`)
+    #[cfg(feature = "accounts")]
+    pub mod accounts {}
+    /// The operations of `files`.
+    ///
+    /// - [`get_file_as`](crate::RoutingApi::get_file_as) (`GET /files/{name}.{format}`)
+    /// - [`get_file`](crate::RoutingApi::get_file) (`GET /files/{id}`)
+    /// - [`put_file`](crate::RoutingApi::put_file) (`PUT /files/{id}`)
+    #[cfg(feature = "files")]
+    pub mod files {}
+    /// The operations of `templates`.
+    ///
+    /// - [`list_templates`](crate::RoutingApi::list_templates) (`GET /templates/{project_id}`)
+    /// - [`delete_template`](crate::RoutingApi::delete_template)
+    ///   (`DELETE /templates/{template_name}`)
+    /// - [`get_template_version`](crate::RoutingApi::get_template_version)
+    ///   (`GET /templates/{template_name}/versions/{version}`)
+    /// - [`list_template_versions`](crate::RoutingApi::list_template_versions)
+    ///   (`GET /templates/{project_id}/versions`)
+    #[cfg(feature = "templates")]
+    pub mod templates {}
+    /// The operations of `jobs`.
+    ///
+    /// - [`cancel_job`](crate::RoutingApi::cancel_job) (`POST /jobs/{name}:cancel`)
+    #[cfg(feature = "jobs")]
+    pub mod jobs {}
+    /// The operations of `responses`.
+    ///
+    /// - [`create_response`](crate::RoutingApi::create_response) (`POST /responses`)
+    /// - [`beta_create_response`](crate::RoutingApi::beta_create_response)
+    ///   (`POST /responses?beta=true`)
+    /// - [`beta_get_response`](crate::RoutingApi::beta_get_response)
+    ///   (`GET /responses/{response_id}?beta=true`)
+    /// - [`beta_delete_response`](crate::RoutingApi::beta_delete_response)
+    ///   (`DELETE /responses/{response_id}?beta=true`)
+    /// - [`get_response`](crate::RoutingApi::get_response) (`GET /responses/{response_id}`)
+    #[cfg(feature = "responses")]
+    pub mod responses {}
+    /// The operations of `pairs`.
+    ///
+    /// - [`get_pair`](crate::RoutingApi::get_pair) (`GET /pairs/{a}/{b}/{a}`)
+    #[cfg(feature = "pairs")]
+    pub mod pairs {}
+    /// The operations of `2010-04-01`.
+    ///
+    /// - [`get_dated_account`](crate::RoutingApi::get_dated_account)
+    ///   (`GET /2010-04-01/Accounts/{AccountSid}.json`)
+    #[cfg(feature = "2010-04-01")]
+    pub mod _2010_04_01 {}
+}
+
 pub use api::RoutingApi;
 pub use router::{router, test_server, BASE_PATH};
 pub use runtime::auth::{Authenticator, Principal, StaticKeys};

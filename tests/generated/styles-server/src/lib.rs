@@ -34,6 +34,50 @@ pub mod mock;
 pub mod router;
 pub use apigen_server_runtime as runtime;
 pub mod types;
+
+/// The operations by tag (a path group where the document has none): a page each, listing the
+/// [`StylesApi`] methods that serve them.
+pub mod operations {
+    /// The operations of `path`.
+    ///
+    /// - [`path_simple`](crate::StylesApi::path_simple) (`GET /path/simple/{color}/{colors}/{rgb}`)
+    /// - [`path_simple_exploded`](crate::StylesApi::path_simple_exploded)
+    ///   (`GET /path/simple-exploded/{color}/{colors}/{rgb}`)
+    /// - [`path_label`](crate::StylesApi::path_label) (`GET /path/label/{color}/{colors}/{rgb}`)
+    /// - [`path_label_exploded`](crate::StylesApi::path_label_exploded)
+    ///   (`GET /path/label-exploded/{color}/{colors}/{rgb}`)
+    /// - [`path_matrix`](crate::StylesApi::path_matrix) (`GET /path/matrix/{color}/{colors}/{rgb}`)
+    /// - [`path_matrix_exploded`](crate::StylesApi::path_matrix_exploded)
+    ///   (`GET /path/matrix-exploded/{color}/{colors}/{rgb}`)
+    #[cfg(feature = "path")]
+    pub mod path {}
+    /// The operations of `query`.
+    ///
+    /// - [`query_form`](crate::StylesApi::query_form) (`GET /query/form`)
+    /// - [`query_form_exploded`](crate::StylesApi::query_form_exploded)
+    ///   (`GET /query/form-exploded`)
+    /// - [`query_reserved`](crate::StylesApi::query_reserved) (`GET /query/reserved`)
+    /// - [`query_space_delimited`](crate::StylesApi::query_space_delimited) (`GET /query/space`)
+    /// - [`query_pipe_delimited`](crate::StylesApi::query_pipe_delimited) (`GET /query/pipe`)
+    /// - [`query_deep_object`](crate::StylesApi::query_deep_object) (`GET /query/deep`)
+    #[cfg(feature = "query")]
+    pub mod query {}
+    /// The operations of `header`.
+    ///
+    /// - [`header_simple`](crate::StylesApi::header_simple) (`GET /header/simple`)
+    /// - [`header_simple_exploded`](crate::StylesApi::header_simple_exploded)
+    ///   (`GET /header/simple-exploded`)
+    #[cfg(feature = "header")]
+    pub mod header {}
+    /// The operations of `cookie`.
+    ///
+    /// - [`cookie_form`](crate::StylesApi::cookie_form) (`GET /cookie/form`)
+    /// - [`cookie_form_exploded`](crate::StylesApi::cookie_form_exploded)
+    ///   (`GET /cookie/form-exploded`)
+    #[cfg(feature = "cookie")]
+    pub mod cookie {}
+}
+
 pub use api::StylesApi;
 pub use router::{router, test_server, BASE_PATH};
 pub use runtime::auth::{Authenticator, Principal, StaticKeys};
