@@ -108,7 +108,7 @@ fn server(out: &mut String, lib: &str, text: &str) {
     };
     let _ = writeln!(
         out,
-        "#[allow(unused_imports, unused_variables, deprecated)]\npub mod {lib}_methods {{\n    use {lib}::{{RequestContext, api::*, types}};\n\n    /// Every method as the README writes it.\n    pub struct Service;\n\n    impl {name} for Service {{\n        type Error = std::convert::Infallible;\n"
+        "#[allow(unused_imports, unused_variables, deprecated)]\npub mod {lib}_methods {{\n    use {lib}::{{RequestContext, api::*, http, serde_json, types}};\n\n    /// Every method as the README writes it.\n    pub struct Service;\n\n    impl {name} for Service {{\n        type Error = std::convert::Infallible;\n"
     );
     for (_, code) in snippets(text, "## Implementing") {
         let _ = writeln!(out, "{}", indent(&code, 8));

@@ -319,21 +319,11 @@ fn serve_get_pet<A: PetStoreApi>(
     }
 }
 
-/// `GET /store/orders`: see [`PetStoreApi::list_orders`]. Authorizes and reads the request, then
-/// calls the implementation.
 #[cfg(feature = "store")]
-fn handle_list_orders<A: PetStoreApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "listOrders",
-        &[&["bearerAuth"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::list_orders(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /store/orders`: see [`PetStoreApi::list_orders`]. Authorizes and reads the request,
+    /// then calls the implementation.
+    fn handle_list_orders<A: PetStoreApi>() {
+        call(A::list_orders, "listOrders", &[&["bearerAuth"]])
+    }
 }

@@ -615,6 +615,96 @@ where
     })
 }
 
+/// Declares an operation's handler served by [`call`], [`call_in`], [`call_json`] or
+/// [`call_json_in`]: the generated router's form of a handler with nothing but declared
+/// parameters (and perhaps one plain JSON body) to read. The declaration names the entry,
+/// the trait method, the operation and its security; the macro writes the function the route
+/// calls: the entry, with a closure that calls the method and answers with its outcome (an
+/// error through the trait's `handle_error`).
+///
+/// ```ignore
+/// layer::handler! {
+///     /// `GET /pets/{petId}`: see [`PetStoreApi::get_pet`].
+///     fn handle_get_pet<A: PetStoreApi>() {
+///         call(A::get_pet, "getPet", &[&["bearerAuth"]])
+///     }
+/// }
+/// ```
+///
+/// The function's attributes (`#[cfg]`, `#[allow(deprecated)]`, docs) are kept. Names the
+/// runtime as `crate::runtime`, where generated crates have it.
+#[doc(hidden)]
+#[macro_export]
+// `crate::runtime`, not `$crate`: the runtime as the calling crate names it (see `object::json!`).
+#[allow(clippy::crate_in_macro_def)]
+macro_rules! __apigen_handler {
+    (
+        $(#[$meta:meta])*
+        fn $name:ident<A: $api:path>() {
+            call(A::$method:ident, $operation:expr, $security:expr $(,)?)
+        }
+    ) => {
+        $crate::__apigen_handler!(@fn $(#[$meta])* $name $api, api, request,
+            crate::runtime::layer::call($operation, $security, api, request,
+                |api, ctx, params| async move {
+                    let outcome = A::$method(&api, &ctx, params).await;
+                    crate::runtime::response::answer(outcome, |error| api.handle_error(&ctx, error))
+                }));
+    };
+    (
+        $(#[$meta:meta])*
+        fn $name:ident<A: $api:path>() {
+            call_in(A::$method:ident, $errors:expr, $operation:expr, $security:expr $(,)?)
+        }
+    ) => {
+        $crate::__apigen_handler!(@fn $(#[$meta])* $name $api, api, request,
+            crate::runtime::layer::call_in($errors, $operation, $security, api, request,
+                |api, ctx, params| async move {
+                    let outcome = A::$method(&api, &ctx, params).await;
+                    crate::runtime::response::answer(outcome, |error| api.handle_error(&ctx, error))
+                }));
+    };
+    (
+        $(#[$meta:meta])*
+        fn $name:ident<A: $api:path>() {
+            call_json(A::$method:ident, $operation:expr, $security:expr $(,)?)
+        }
+    ) => {
+        $crate::__apigen_handler!(@fn $(#[$meta])* $name $api, api, request,
+            crate::runtime::layer::call_json($operation, $security, api, request,
+                |api, ctx, params, body| async move {
+                    let outcome = A::$method(&api, &ctx, params, body).await;
+                    crate::runtime::response::answer(outcome, |error| api.handle_error(&ctx, error))
+                }));
+    };
+    (
+        $(#[$meta:meta])*
+        fn $name:ident<A: $api:path>() {
+            call_json_in(A::$method:ident, $errors:expr, $operation:expr, $security:expr $(,)?)
+        }
+    ) => {
+        $crate::__apigen_handler!(@fn $(#[$meta])* $name $api, api, request,
+            crate::runtime::layer::call_json_in($errors, $operation, $security, api, request,
+                |api, ctx, params, body| async move {
+                    let outcome = A::$method(&api, &ctx, params, body).await;
+                    crate::runtime::response::answer(outcome, |error| api.handle_error(&ctx, error))
+                }));
+    };
+    // The parameters' names come with the body that uses them (one expansion's locals are
+    // not another's).
+    (@fn $(#[$meta:meta])* $name:ident $api:path, $state:ident, $request:ident, $body:expr) => {
+        $(#[$meta])*
+        fn $name<A: $api>(
+            $state: std::sync::Arc<A>,
+            $request: axum::extract::Request,
+        ) -> impl std::future::Future<Output = axum::response::Response> + Send {
+            $body
+        }
+    };
+}
+
+pub use crate::__apigen_handler as handler;
+
 /// What [`call`] does once the request is split.
 async fn serve_call<S, P, F>(
     operation: &'static str,

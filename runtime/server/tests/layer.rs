@@ -386,3 +386,127 @@ async fn a_declared_operation_is_authorized_read_and_called_by_the_runtime() {
     let r = send(put().header("content-type", "application/json").body("{}")).await;
     assert_eq!(r.status, 400, "{}", r.body);
 }
+
+/// What the generated router declares for such an operation (`layer::handler!`): the trait's
+/// method called through the runtime's entry, an error answered through `handle_error`.
+mod declared {
+    use super::*;
+    use runtime::context::RequestContext;
+    use std::future::Future;
+
+    pub struct Answer(String);
+
+    impl response::IntoHttp for Answer {
+        fn into_http(self) -> Result<Response, Problem> {
+            Ok(response::text(
+                StatusCode::OK,
+                "text/plain; charset=utf-8",
+                self.0,
+            ))
+        }
+    }
+
+    pub trait ThingApi: Send + Sync + 'static {
+        type Error: Send;
+        fn get_thing(
+            &self,
+            ctx: &RequestContext,
+            params: ThingParams,
+        ) -> impl Future<Output = Result<Answer, Self::Error>> + Send;
+        fn put_thing(
+            &self,
+            ctx: &RequestContext,
+            params: ThingParams,
+            body: NewThing,
+        ) -> impl Future<Output = Result<Answer, Self::Error>> + Send;
+        fn handle_error(&self, ctx: &RequestContext, error: Self::Error) -> Problem;
+    }
+
+    pub struct Things;
+
+    impl ThingApi for Things {
+        type Error = String;
+        async fn get_thing(
+            &self,
+            ctx: &RequestContext,
+            params: ThingParams,
+        ) -> Result<Answer, String> {
+            match params.note {
+                Some(note) if note == "fail" => Err("no such thing".into()),
+                note => Ok(Answer(format!(
+                    "{} {note:?} {}",
+                    ctx.operation_id, params.id
+                ))),
+            }
+        }
+        async fn put_thing(
+            &self,
+            ctx: &RequestContext,
+            params: ThingParams,
+            body: NewThing,
+        ) -> Result<Answer, String> {
+            Ok(Answer(format!(
+                "{} {} {}",
+                ctx.operation_id, params.id, body.name
+            )))
+        }
+        fn handle_error(&self, _ctx: &RequestContext, error: String) -> Problem {
+            Problem::new(StatusCode::CONFLICT, "conflict", error)
+        }
+    }
+
+    layer::handler! {
+        /// `GET /things/{id}`.
+        fn handle_get_thing<A: ThingApi>() {
+            call(A::get_thing, "getThing", SECURED)
+        }
+    }
+
+    layer::handler! {
+        /// `PUT /things/{id}`.
+        fn handle_put_thing<A: ThingApi>() {
+            call_json(A::put_thing, "putThing", SECURED)
+        }
+    }
+
+    pub fn router(config: ServerConfig) -> axum::Router {
+        let api = Arc::new(Things);
+        let get_api = api.clone();
+        let routes = axum::Router::new().route(
+            "/things/{id}",
+            get(move |req: Request| handle_get_thing(get_api.clone(), req))
+                .put(move |req: Request| handle_put_thing(api.clone(), req)),
+        );
+        layer::finish_prefixed(routes, common::SECURITY_SCHEMES, "", &common::CORS, config)
+    }
+}
+
+#[tokio::test]
+async fn a_declared_handler_calls_the_trait_and_answers_its_errors_through_it() {
+    let srv = serve(declared::router(ServerConfig::new().authenticator(keys()))).await;
+    let url = |path: &str| format!("{}{path}", srv.base);
+    let r = send(client().get(url("/things/7?note=hi")).bearer_auth(GOOD_KEY)).await;
+    assert_eq!(
+        (r.status, r.body.as_str()),
+        (200, "getThing Some(\"hi\") 7")
+    );
+    let r = send(
+        client()
+            .get(url("/things/7?note=fail"))
+            .bearer_auth(GOOD_KEY),
+    )
+    .await;
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert!(r.body.contains("no such thing"), "{}", r.body);
+    let r = send(client().get(url("/things/7"))).await;
+    assert_eq!(r.status, 401, "{}", r.body);
+    let r = send(
+        client()
+            .put(url("/things/7"))
+            .bearer_auth(GOOD_KEY)
+            .header("content-type", "application/json")
+            .body(r#"{"name":"x"}"#),
+    )
+    .await;
+    assert_eq!((r.status, r.body.as_str()), (200, "putThing 7 x"));
+}

@@ -107,29 +107,21 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
         && params_declared(api, op, &validated)
     {
         let (entry, errors) = entry_in(op, if plain_json { "call_json" } else { "call" });
-        let (body_param, body_arg) = if plain_json {
-            (Some(quote!(body,)), quote!(body,))
-        } else {
-            (None, quote!())
-        };
         let docs = doc(&[format!(
             "`{} {}`: see [`{trait_ident}::{}`]. Authorizes and reads the request, then calls the implementation.",
             op.method,
             op.path,
             crate::naming::bare(&op.rust)
         )]);
+        // Declared: the runtime's `layer::handler!` writes the function around the entry.
         return quote! {
-            #docs
-            #non_snake
-            fn #handle<A: #trait_ident>(
-                api: Arc<A>,
-                request: Request,
-            ) -> impl Future<Output = Response> + Send {
-                layer::#entry(#errors #id, &[#(#security),*], api, request, |api, ctx, params, #body_param| async move {
-                    #call_allow
-                    let outcome = A::#name(&api, &ctx, params, #body_arg).await;
-                    response::answer(outcome, |error| api.handle_error(&ctx, error))
-                })
+            layer::handler! {
+                #docs
+                #non_snake
+                #call_allow
+                fn #handle<A: #trait_ident>() {
+                    #entry(A::#name, #errors #id, &[#(#security),*])
+                }
             }
         };
     }

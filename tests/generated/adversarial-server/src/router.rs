@@ -474,23 +474,13 @@ fn handle_path<A: AdversarialApi>(
     )
 }
 
-/// `GET /cli/{client}`: see [`AdversarialApi::cli_locals`]. Authorizes and reads the request, then
-/// calls the implementation.
 #[cfg(feature = "cli")]
-fn handle_cli_locals<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "cliLocals",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::cli_locals(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /cli/{client}`: see [`AdversarialApi::cli_locals`]. Authorizes and reads the request,
+    /// then calls the implementation.
+    fn handle_cli_locals<A: AdversarialApi>() {
+        call(A::cli_locals, "cliLocals", &[&["build"], &["timeout"]])
+    }
 }
 
 /// `POST /raw/{http}`: see [`AdversarialApi::raw`]. Authorizes, reads and checks the request, then
@@ -642,328 +632,162 @@ fn handle_handle_error_2<A: AdversarialApi>(
     )
 }
 
-/// `GET /ops/builder`: see [`AdversarialApi::builder_2`]. Authorizes and reads the request, then
-/// calls the implementation.
 #[cfg(feature = "ops")]
-fn handle_builder_2<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "builder",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::builder_2(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /ops/builder`: see [`AdversarialApi::builder_2`]. Authorizes and reads the request,
+    /// then calls the implementation.
+    fn handle_builder_2<A: AdversarialApi>() {
+        call(A::builder_2, "builder", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `GET /ops/for-server`: see [`AdversarialApi::for_server_2`]. Authorizes and reads the request,
-/// then calls the implementation.
 #[cfg(feature = "ops")]
-fn handle_for_server_2<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "for_server",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::for_server_2(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /ops/for-server`: see [`AdversarialApi::for_server_2`]. Authorizes and reads the
+    /// request, then calls the implementation.
+    fn handle_for_server_2<A: AdversarialApi>() {
+        call(A::for_server_2, "for_server", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `GET /ops/base-url`: see [`AdversarialApi::base_url_2`]. Authorizes and reads the request, then
-/// calls the implementation.
 #[cfg(feature = "ops")]
-fn handle_base_url_2<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "baseUrl",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::base_url_2(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /ops/base-url`: see [`AdversarialApi::base_url_2`]. Authorizes and reads the request,
+    /// then calls the implementation.
+    fn handle_base_url_2<A: AdversarialApi>() {
+        call(A::base_url_2, "baseUrl", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `GET /ops/last-rate-limit`: see [`AdversarialApi::last_rate_limit_2`]. Authorizes and reads the
-/// request, then calls the implementation.
 #[cfg(feature = "ops")]
-fn handle_last_rate_limit_2<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "lastRateLimit",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::last_rate_limit_2(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /ops/last-rate-limit`: see [`AdversarialApi::last_rate_limit_2`]. Authorizes and reads
+    /// the request, then calls the implementation.
+    fn handle_last_rate_limit_2<A: AdversarialApi>() {
+        call(A::last_rate_limit_2, "lastRateLimit", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `GET /ops/router`: see [`AdversarialApi::router`]. Authorizes and reads the request, then calls
-/// the implementation.
 #[cfg(feature = "ops")]
-fn handle_router<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "router",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::router(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /ops/router`: see [`AdversarialApi::router`]. Authorizes and reads the request, then
+    /// calls the implementation.
+    fn handle_router<A: AdversarialApi>() {
+        call(A::router, "router", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `GET /ops/rate-limit-policy`: see [`AdversarialApi::rate_limit_policy`]. Authorizes and reads
-/// the request, then calls the implementation.
 #[cfg(feature = "ops")]
-fn handle_rate_limit_policy<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "rate_limit_policy",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::rate_limit_policy(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /ops/rate-limit-policy`: see [`AdversarialApi::rate_limit_policy`]. Authorizes and
+    /// reads the request, then calls the implementation.
+    fn handle_rate_limit_policy<A: AdversarialApi>() {
+        call(A::rate_limit_policy, "rate_limit_policy", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `PUT /ops/serve-path`: see [`AdversarialApi::serve_path`]. Authorizes and reads the request,
-/// then calls the implementation.
 #[cfg(feature = "ops")]
-fn handle_serve_path<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "serve_path",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::serve_path(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `PUT /ops/serve-path`: see [`AdversarialApi::serve_path`]. Authorizes and reads the request,
+    /// then calls the implementation.
+    fn handle_serve_path<A: AdversarialApi>() {
+        call(A::serve_path, "serve_path", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `GET /ops/api`: see [`AdversarialApi::api`]. Authorizes and reads the request, then calls the
-/// implementation.
 #[cfg(feature = "ops")]
-fn handle_api<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "api",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::api(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /ops/api`: see [`AdversarialApi::api`]. Authorizes and reads the request, then calls
+    /// the implementation.
+    fn handle_api<A: AdversarialApi>() {
+        call(A::api, "api", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `GET /ops/config`: see [`AdversarialApi::config`]. Authorizes and reads the request, then calls
-/// the implementation.
 #[cfg(feature = "ops")]
-fn handle_config<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "config",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::config(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /ops/config`: see [`AdversarialApi::config`]. Authorizes and reads the request, then
+    /// calls the implementation.
+    fn handle_config<A: AdversarialApi>() {
+        call(A::config, "config", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `GET /ops/routes`: see [`AdversarialApi::routes`]. Authorizes and reads the request, then calls
-/// the implementation.
 #[cfg(feature = "ops")]
-fn handle_routes<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "routes",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::routes(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /ops/routes`: see [`AdversarialApi::routes`]. Authorizes and reads the request, then
+    /// calls the implementation.
+    fn handle_routes<A: AdversarialApi>() {
+        call(A::routes, "routes", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `DELETE /ops/type`: see [`AdversarialApi::type`]. Authorizes and reads the request, then calls
-/// the implementation.
 #[cfg(feature = "ops")]
-fn handle_type<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "type",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::r#type(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `DELETE /ops/type`: see [`AdversarialApi::type`]. Authorizes and reads the request, then
+    /// calls the implementation.
+    fn handle_type<A: AdversarialApi>() {
+        call(A::r#type, "type", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `GET /ops/self`: see [`AdversarialApi::self_`]. Authorizes and reads the request, then calls the
-/// implementation.
 #[cfg(feature = "ops")]
-fn handle_self_<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "self",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::self_(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /ops/self`: see [`AdversarialApi::self_`]. Authorizes and reads the request, then calls
+    /// the implementation.
+    fn handle_self_<A: AdversarialApi>() {
+        call(A::self_, "self", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `GET /ops/super/{super}`: see [`AdversarialApi::super_`]. Authorizes and reads the request, then
-/// calls the implementation.
 #[cfg(feature = "ops")]
-fn handle_super_<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "super",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::super_(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /ops/super/{super}`: see [`AdversarialApi::super_`]. Authorizes and reads the request,
+    /// then calls the implementation.
+    fn handle_super_<A: AdversarialApi>() {
+        call(A::super_, "super", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `GET /ops/kinds`: see [`AdversarialApi::result`]. Authorizes and reads the request, then calls
-/// the implementation.
 #[cfg(feature = "ops")]
-fn handle_result<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "Result",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::result(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /ops/kinds`: see [`AdversarialApi::result`]. Authorizes and reads the request, then
+    /// calls the implementation.
+    fn handle_result<A: AdversarialApi>() {
+        call(A::result, "Result", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `GET /ops/headers/internal`: see [`AdversarialApi::get_internal`]. Authorizes and reads the
-/// request, then calls the implementation.
 #[cfg(feature = "ops")]
-fn handle_get_internal<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "getInternal",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::get_internal(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /ops/headers/internal`: see [`AdversarialApi::get_internal`]. Authorizes and reads the
+    /// request, then calls the implementation.
+    fn handle_get_internal<A: AdversarialApi>() {
+        call(A::get_internal, "getInternal", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `GET /ops/headers`: see [`AdversarialApi::get`]. Authorizes and reads the request, then calls
-/// the implementation.
 #[cfg(feature = "ops")]
-fn handle_get<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "get",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::get(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /ops/headers`: see [`AdversarialApi::get`]. Authorizes and reads the request, then
+    /// calls the implementation.
+    fn handle_get<A: AdversarialApi>() {
+        call(A::get, "get", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `POST /ops/placeholders`: see [`AdversarialApi::placeholders`]. Authorizes and reads the
-/// request, then calls the implementation.
 #[cfg(feature = "ops")]
-fn handle_placeholders<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call_json_in(
-        &ERRORS_PLACEHOLDERS,
-        "placeholders",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params, body| async move {
-            let outcome = A::placeholders(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `POST /ops/placeholders`: see [`AdversarialApi::placeholders`]. Authorizes and reads the
+    /// request, then calls the implementation.
+    fn handle_placeholders<A: AdversarialApi>() {
+        call_json_in(
+            A::placeholders,
+            &ERRORS_PLACEHOLDERS,
+            "placeholders",
+            &[&["build"], &["timeout"]],
+        )
+    }
 }
 
 /// `GET /ops/braces`: see [`AdversarialApi::braces`]. Authorizes, reads and checks the request,
@@ -1012,23 +836,13 @@ fn handle_braces<A: AdversarialApi>(
     )
 }
 
-/// `GET /ops/clone`: see [`AdversarialApi::clone`]. Authorizes and reads the request, then calls
-/// the implementation.
 #[cfg(feature = "ops")]
-fn handle_clone<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "clone",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::clone(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /ops/clone`: see [`AdversarialApi::clone`]. Authorizes and reads the request, then
+    /// calls the implementation.
+    fn handle_clone<A: AdversarialApi>() {
+        call(A::clone, "clone", &[&["build"], &["timeout"]])
+    }
 }
 
 /// `POST /ops/1st`: see [`AdversarialApi::_1st`]. Authorizes, reads and checks the request, then
@@ -1071,213 +885,103 @@ fn handle_1st<A: AdversarialApi>(
     )
 }
 
-/// `POST /ops/conventions/new`: see [`AdversarialApi::new`]. Authorizes and reads the request, then
-/// calls the implementation.
 #[cfg(feature = "ops")]
-fn handle_new<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "new",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::new(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `POST /ops/conventions/new`: see [`AdversarialApi::new`]. Authorizes and reads the request,
+    /// then calls the implementation.
+    fn handle_new<A: AdversarialApi>() {
+        call(A::new, "new", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `GET /ops/conventions/from`: see [`AdversarialApi::from_text`]. Authorizes and reads the
-/// request, then calls the implementation.
 #[cfg(feature = "ops")]
-fn handle_from_text<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "fromText",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::from_text(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /ops/conventions/from`: see [`AdversarialApi::from_text`]. Authorizes and reads the
+    /// request, then calls the implementation.
+    fn handle_from_text<A: AdversarialApi>() {
+        call(A::from_text, "fromText", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `GET /ops/conventions/into`: see [`AdversarialApi::into_pdf`]. Authorizes and reads the request,
-/// then calls the implementation.
 #[cfg(feature = "ops")]
-fn handle_into_pdf<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "intoPdf",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::into_pdf(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /ops/conventions/into`: see [`AdversarialApi::into_pdf`]. Authorizes and reads the
+    /// request, then calls the implementation.
+    fn handle_into_pdf<A: AdversarialApi>() {
+        call(A::into_pdf, "intoPdf", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `GET /ops/conventions/as`: see [`AdversarialApi::as_json`]. Authorizes and reads the request,
-/// then calls the implementation.
 #[cfg(feature = "ops")]
-fn handle_as_json<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "asJson",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::as_json(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /ops/conventions/as`: see [`AdversarialApi::as_json`]. Authorizes and reads the
+    /// request, then calls the implementation.
+    fn handle_as_json<A: AdversarialApi>() {
+        call(A::as_json, "asJson", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `GET /ops/conventions/to`: see [`AdversarialApi::to_csv`]. Authorizes and reads the request,
-/// then calls the implementation.
 #[cfg(feature = "ops")]
-fn handle_to_csv<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "toCsv",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::to_csv(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /ops/conventions/to`: see [`AdversarialApi::to_csv`]. Authorizes and reads the request,
+    /// then calls the implementation.
+    fn handle_to_csv<A: AdversarialApi>() {
+        call(A::to_csv, "toCsv", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `GET /ops/conventions/to-mut`: see [`AdversarialApi::to_csv_mut`]. Authorizes and reads the
-/// request, then calls the implementation.
 #[cfg(feature = "ops")]
-fn handle_to_csv_mut<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "toCsvMut",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::to_csv_mut(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /ops/conventions/to-mut`: see [`AdversarialApi::to_csv_mut`]. Authorizes and reads the
+    /// request, then calls the implementation.
+    fn handle_to_csv_mut<A: AdversarialApi>() {
+        call(A::to_csv_mut, "toCsvMut", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `GET /ops/conventions/is`: see [`AdversarialApi::is_ready`]. Authorizes and reads the request,
-/// then calls the implementation.
 #[cfg(feature = "ops")]
-fn handle_is_ready<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "isReady",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::is_ready(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /ops/conventions/is`: see [`AdversarialApi::is_ready`]. Authorizes and reads the
+    /// request, then calls the implementation.
+    fn handle_is_ready<A: AdversarialApi>() {
+        call(A::is_ready, "isReady", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `GET /ops/conventions/next`: see [`AdversarialApi::next`]. Authorizes and reads the request,
-/// then calls the implementation.
 #[cfg(feature = "ops")]
-fn handle_next<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "next",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::next(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /ops/conventions/next`: see [`AdversarialApi::next`]. Authorizes and reads the request,
+    /// then calls the implementation.
+    fn handle_next<A: AdversarialApi>() {
+        call(A::next, "next", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `GET /ops/conventions/from-str`: see [`AdversarialApi::from_str`]. Authorizes and reads the
-/// request, then calls the implementation.
 #[cfg(feature = "ops")]
-fn handle_from_str<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "fromStr",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::from_str(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /ops/conventions/from-str`: see [`AdversarialApi::from_str`]. Authorizes and reads the
+    /// request, then calls the implementation.
+    fn handle_from_str<A: AdversarialApi>() {
+        call(A::from_str, "fromStr", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `GET /ops/conventions/default`: see [`AdversarialApi::default`]. Authorizes and reads the
-/// request, then calls the implementation.
 #[cfg(feature = "ops")]
-fn handle_default<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "default",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::default(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /ops/conventions/default`: see [`AdversarialApi::default`]. Authorizes and reads the
+    /// request, then calls the implementation.
+    fn handle_default<A: AdversarialApi>() {
+        call(A::default, "default", &[&["build"], &["timeout"]])
+    }
 }
 
-/// `GET /ops/conventions/from-iter`: see [`AdversarialApi::from_iter`]. Authorizes and reads the
-/// request, then calls the implementation.
 #[cfg(feature = "ops")]
-fn handle_from_iter<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "from_iter",
-        &[&["build"], &["timeout"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::from_iter(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /ops/conventions/from-iter`: see [`AdversarialApi::from_iter`]. Authorizes and reads
+    /// the request, then calls the implementation.
+    fn handle_from_iter<A: AdversarialApi>() {
+        call(A::from_iter, "from_iter", &[&["build"], &["timeout"]])
+    }
 }
 
 #[cfg(feature = "path")]

@@ -256,194 +256,94 @@ pub async fn test_server<A: AnswersApi>(
     TestServer::start(app, &config, &base).await
 }
 
-/// `GET /owners/current`: see [`AnswersApi::get_current_owner`]. Authorizes and reads the request,
-/// then calls the implementation.
 #[cfg(feature = "owners")]
-fn handle_get_current_owner<A: AnswersApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "getCurrentOwner",
-        &[&["basic"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::get_current_owner(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /owners/current`: see [`AnswersApi::get_current_owner`]. Authorizes and reads the
+    /// request, then calls the implementation.
+    fn handle_get_current_owner<A: AnswersApi>() {
+        call(A::get_current_owner, "getCurrentOwner", &[&["basic"]])
+    }
 }
 
-/// `GET /owners`: see [`AnswersApi::list_owners`]. Authorizes and reads the request, then calls the
-/// implementation.
 #[cfg(feature = "owners")]
-fn handle_list_owners<A: AnswersApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "listOwners",
-        &[&["basic"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::list_owners(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /owners`: see [`AnswersApi::list_owners`]. Authorizes and reads the request, then calls
+    /// the implementation.
+    fn handle_list_owners<A: AnswersApi>() {
+        call(A::list_owners, "listOwners", &[&["basic"]])
+    }
 }
 
-/// `DELETE /owners/{id}`: see [`AnswersApi::delete_owner`]. Authorizes and reads the request, then
-/// calls the implementation.
 #[cfg(feature = "owners")]
-fn handle_delete_owner<A: AnswersApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "deleteOwner",
-        &[&["basic"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::delete_owner(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `DELETE /owners/{id}`: see [`AnswersApi::delete_owner`]. Authorizes and reads the request,
+    /// then calls the implementation.
+    fn handle_delete_owner<A: AnswersApi>() {
+        call(A::delete_owner, "deleteOwner", &[&["basic"]])
+    }
 }
 
-/// `GET /lateness`: see [`AnswersApi::get_lateness`]. Authorizes and reads the request, then calls
-/// the implementation.
 #[cfg(feature = "lateness")]
-fn handle_get_lateness<A: AnswersApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "getLateness",
-        &[&["basic"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::get_lateness(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /lateness`: see [`AnswersApi::get_lateness`]. Authorizes and reads the request, then
+    /// calls the implementation.
+    fn handle_get_lateness<A: AnswersApi>() {
+        call(A::get_lateness, "getLateness", &[&["basic"]])
+    }
 }
 
-/// `POST /hold`: see [`AnswersApi::hold`]. Authorizes and reads the request, then calls the
-/// implementation.
 #[cfg(feature = "hold")]
-fn handle_hold<A: AnswersApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "hold",
-        &[&["basic"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::hold(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `POST /hold`: see [`AnswersApi::hold`]. Authorizes and reads the request, then calls the
+    /// implementation.
+    fn handle_hold<A: AnswersApi>() {
+        call(A::hold, "hold", &[&["basic"]])
+    }
 }
 
-/// `GET /report`: see [`AnswersApi::get_report`]. Authorizes and reads the request, then calls the
-/// implementation.
 #[cfg(feature = "report")]
-fn handle_get_report<A: AnswersApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "getReport",
-        &[&["basic"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::get_report(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /report`: see [`AnswersApi::get_report`]. Authorizes and reads the request, then calls
+    /// the implementation.
+    fn handle_get_report<A: AnswersApi>() {
+        call(A::get_report, "getReport", &[&["basic"]])
+    }
 }
 
-/// `GET /profile`: see [`AnswersApi::get_profile`]. Authorizes and reads the request, then calls
-/// the implementation.
 #[cfg(feature = "profile")]
-fn handle_get_profile<A: AnswersApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "getProfile",
-        &[&["basic"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::get_profile(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /profile`: see [`AnswersApi::get_profile`]. Authorizes and reads the request, then
+    /// calls the implementation.
+    fn handle_get_profile<A: AnswersApi>() {
+        call(A::get_profile, "getProfile", &[&["basic"]])
+    }
 }
 
-/// `GET /motd`: see [`AnswersApi::get_motd`]. Authorizes and reads the request, then calls the
-/// implementation.
 #[cfg(feature = "motd")]
-fn handle_get_motd<A: AnswersApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "getMotd",
-        &[&["basic"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::get_motd(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /motd`: see [`AnswersApi::get_motd`]. Authorizes and reads the request, then calls the
+    /// implementation.
+    fn handle_get_motd<A: AnswersApi>() {
+        call(A::get_motd, "getMotd", &[&["basic"]])
+    }
 }
 
-/// `GET /calls`: see [`AnswersApi::list_tool_calls`]. Authorizes and reads the request, then calls
-/// the implementation.
 #[cfg(feature = "calls")]
-fn handle_list_tool_calls<A: AnswersApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "listToolCalls",
-        &[&["basic"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::list_tool_calls(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /calls`: see [`AnswersApi::list_tool_calls`]. Authorizes and reads the request, then
+    /// calls the implementation.
+    fn handle_list_tool_calls<A: AnswersApi>() {
+        call(A::list_tool_calls, "listToolCalls", &[&["basic"]])
+    }
 }
 
-/// `GET /speech`: see [`AnswersApi::get_speech`]. Authorizes and reads the request, then calls the
-/// implementation.
 #[cfg(feature = "speech")]
-fn handle_get_speech<A: AnswersApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "getSpeech",
-        &[&["basic"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::get_speech(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /speech`: see [`AnswersApi::get_speech`]. Authorizes and reads the request, then calls
+    /// the implementation.
+    fn handle_get_speech<A: AnswersApi>() {
+        call(A::get_speech, "getSpeech", &[&["basic"]])
+    }
 }
 
 /// `GET /socket`: see [`AnswersApi::open_socket`]. Authorizes, reads and checks the request, then
@@ -467,42 +367,22 @@ fn handle_open_socket<A: AnswersApi>(
     )
 }
 
-/// `GET /documents/{id}`: see [`AnswersApi::get_document`]. Authorizes and reads the request, then
-/// calls the implementation.
 #[cfg(feature = "documents")]
-fn handle_get_document<A: AnswersApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "getDocument",
-        &[&["basic"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::get_document(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /documents/{id}`: see [`AnswersApi::get_document`]. Authorizes and reads the request,
+    /// then calls the implementation.
+    fn handle_get_document<A: AnswersApi>() {
+        call(A::get_document, "getDocument", &[&["basic"]])
+    }
 }
 
-/// `POST /tokens/check`: see [`AnswersApi::check_token`]. Authorizes and reads the request, then
-/// calls the implementation.
 #[cfg(feature = "tokens")]
-fn handle_check_token<A: AnswersApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call_json(
-        "checkToken",
-        &[],
-        api,
-        request,
-        |api, ctx, params, body| async move {
-            let outcome = A::check_token(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `POST /tokens/check`: see [`AnswersApi::check_token`]. Authorizes and reads the request,
+    /// then calls the implementation.
+    fn handle_check_token<A: AnswersApi>() {
+        call_json(A::check_token, "checkToken", &[])
+    }
 }
 
 /// `PUT /blobs/{name}`: see [`AnswersApi::put_blob`]. Authorizes, reads and checks the request,

@@ -625,23 +625,13 @@ fn handle_list_tagged<A: ConstructsApi>(
     )
 }
 
-/// `GET /things`: see [`ConstructsApi::get_things`]. Authorizes and reads the request, then calls
-/// the implementation.
 #[cfg(feature = "things")]
-fn handle_get_things<A: ConstructsApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "get_things",
-        &[],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::get_things(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /things`: see [`ConstructsApi::get_things`]. Authorizes and reads the request, then
+    /// calls the implementation.
+    fn handle_get_things<A: ConstructsApi>() {
+        call(A::get_things, "get_things", &[])
+    }
 }
 
 /// `GET /filters`: see [`ConstructsApi::echo_filters`]. Authorizes, reads and checks the request,

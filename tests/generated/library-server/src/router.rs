@@ -202,42 +202,22 @@ fn handle_search_books<A: LendingLibraryApi>(
     )
 }
 
-/// `GET /books/{isbn}`: see [`LendingLibraryApi::get_books_isbn`]. Authorizes and reads the
-/// request, then calls the implementation.
 #[cfg(feature = "books")]
-fn handle_get_books_isbn<A: LendingLibraryApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "get_books_isbn",
-        &[&["libraryKey"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::get_books_isbn(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /books/{isbn}`: see [`LendingLibraryApi::get_books_isbn`]. Authorizes and reads the
+    /// request, then calls the implementation.
+    fn handle_get_books_isbn<A: LendingLibraryApi>() {
+        call(A::get_books_isbn, "get_books_isbn", &[&["libraryKey"]])
+    }
 }
 
-/// `DELETE /books/{isbn}`: see [`LendingLibraryApi::withdraw_book`]. Authorizes and reads the
-/// request, then calls the implementation.
 #[cfg(feature = "books")]
-fn handle_withdraw_book<A: LendingLibraryApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "withdrawBook",
-        &[&["libraryKey"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::withdraw_book(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `DELETE /books/{isbn}`: see [`LendingLibraryApi::withdraw_book`]. Authorizes and reads the
+    /// request, then calls the implementation.
+    fn handle_withdraw_book<A: LendingLibraryApi>() {
+        call(A::withdraw_book, "withdrawBook", &[&["libraryKey"]])
+    }
 }
 
 /// `POST /members/{memberId}/loans`: see [`LendingLibraryApi::lend_book`]. Authorizes, reads and

@@ -432,80 +432,40 @@ fn handle_select_ticks<A: TickerApi>(
     )
 }
 
-/// `GET /messages`: see [`TickerApi::watch_messages`]. Authorizes and reads the request, then calls
-/// the implementation.
 #[cfg(feature = "messages")]
-fn handle_watch_messages<A: TickerApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "watchMessages",
-        &[],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::watch_messages(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /messages`: see [`TickerApi::watch_messages`]. Authorizes and reads the request, then
+    /// calls the implementation.
+    fn handle_watch_messages<A: TickerApi>() {
+        call(A::watch_messages, "watchMessages", &[])
+    }
 }
 
-/// `GET /heartbeat`: see [`TickerApi::heartbeat`]. Authorizes and reads the request, then calls the
-/// implementation.
 #[cfg(feature = "heartbeat")]
-fn handle_heartbeat<A: TickerApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "heartbeat",
-        &[],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::heartbeat(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /heartbeat`: see [`TickerApi::heartbeat`]. Authorizes and reads the request, then calls
+    /// the implementation.
+    fn handle_heartbeat<A: TickerApi>() {
+        call(A::heartbeat, "heartbeat", &[])
+    }
 }
 
-/// `POST /ping`: see [`TickerApi::ping`]. Authorizes and reads the request, then calls the
-/// implementation.
 #[cfg(feature = "ping")]
-fn handle_ping<A: TickerApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "ping",
-        &[&["bearerAuth"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::ping(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `POST /ping`: see [`TickerApi::ping`]. Authorizes and reads the request, then calls the
+    /// implementation.
+    fn handle_ping<A: TickerApi>() {
+        call(A::ping, "ping", &[&["bearerAuth"]])
+    }
 }
 
-/// `GET /session`: see [`TickerApi::who_am_i`]. Authorizes and reads the request, then calls the
-/// implementation.
 #[cfg(feature = "session")]
-fn handle_who_am_i<A: TickerApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "whoAmI",
-        &[],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::who_am_i(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /session`: see [`TickerApi::who_am_i`]. Authorizes and reads the request, then calls
+    /// the implementation.
+    fn handle_who_am_i<A: TickerApi>() {
+        call(A::who_am_i, "whoAmI", &[])
+    }
 }
 
 /// `GET /ticks/{tickId}`: see [`TickerApi::get_tick`]. Authorizes, reads and checks the request,

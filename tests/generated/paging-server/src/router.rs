@@ -156,61 +156,31 @@ fn handle_dropshot_items<A: PagingApi>(
     )
 }
 
-/// `GET /cursor/items`: see [`PagingApi::cursor_items`]. Authorizes and reads the request, then
-/// calls the implementation.
 #[cfg(feature = "cursor")]
-fn handle_cursor_items<A: PagingApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "cursorItems",
-        &[],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::cursor_items(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /cursor/items`: see [`PagingApi::cursor_items`]. Authorizes and reads the request, then
+    /// calls the implementation.
+    fn handle_cursor_items<A: PagingApi>() {
+        call(A::cursor_items, "cursorItems", &[])
+    }
 }
 
-/// `GET /after/items`: see [`PagingApi::after_items`]. Authorizes and reads the request, then calls
-/// the implementation.
 #[cfg(feature = "after")]
-fn handle_after_items<A: PagingApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "afterItems",
-        &[],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::after_items(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /after/items`: see [`PagingApi::after_items`]. Authorizes and reads the request, then
+    /// calls the implementation.
+    fn handle_after_items<A: PagingApi>() {
+        call(A::after_items, "afterItems", &[])
+    }
 }
 
-/// `GET /link/{shelf}/items`: see [`PagingApi::link_items`]. Authorizes and reads the request, then
-/// calls the implementation.
 #[cfg(feature = "link")]
-fn handle_link_items<A: PagingApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "linkItems",
-        &[],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::link_items(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /link/{shelf}/items`: see [`PagingApi::link_items`]. Authorizes and reads the request,
+    /// then calls the implementation.
+    fn handle_link_items<A: PagingApi>() {
+        call(A::link_items, "linkItems", &[])
+    }
 }
 
 #[cfg(feature = "link")]

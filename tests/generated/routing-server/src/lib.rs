@@ -115,6 +115,14 @@ pub use runtime::serve::serve;
 pub use runtime::sunset::Clock;
 pub use runtime::testing::TestServer;
 
+/// Re-exported so implementations can build the types' free-form JSON values without
+/// their own dependency.
+pub use serde_json;
+
+/// Re-exported so implementations can name statuses and headers (a range's or
+/// `default`'s answer holds its `StatusCode`) without their own dependency.
+pub use http;
+
 #[cfg(feature = "redis")]
 pub use runtime::redis_store::{
     RedisIdempotencyStore, RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable,

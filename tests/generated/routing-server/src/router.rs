@@ -585,42 +585,22 @@ async fn dispatch_2010_04_01_accounts_account_sid<A: RoutingApi>(
     }
 }
 
-/// `GET /`: see [`RoutingApi::get_root`]. Authorizes and reads the request, then calls the
-/// implementation.
 #[cfg(feature = "root")]
-fn handle_get_root<A: RoutingApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "getRoot",
-        &[&["bearerAuth"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::get_root(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /`: see [`RoutingApi::get_root`]. Authorizes and reads the request, then calls the
+    /// implementation.
+    fn handle_get_root<A: RoutingApi>() {
+        call(A::get_root, "getRoot", &[&["bearerAuth"]])
+    }
 }
 
-/// `GET /Accounts.json`: see [`RoutingApi::list_accounts`]. Authorizes and reads the request, then
-/// calls the implementation.
 #[cfg(feature = "accounts-json")]
-fn handle_list_accounts<A: RoutingApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "listAccounts",
-        &[&["bearerAuth"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::list_accounts(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /Accounts.json`: see [`RoutingApi::list_accounts`]. Authorizes and reads the request,
+    /// then calls the implementation.
+    fn handle_list_accounts<A: RoutingApi>() {
+        call(A::list_accounts, "listAccounts", &[&["bearerAuth"]])
+    }
 }
 
 /// `GET /Accounts/{Sid}.json`: see [`RoutingApi::get_account`]. Authorizes, reads and checks the
@@ -770,23 +750,13 @@ fn handle_put_file<A: RoutingApi>(
     )
 }
 
-/// `GET /templates/{project_id}`: see [`RoutingApi::list_templates`]. Authorizes and reads the
-/// request, then calls the implementation.
 #[cfg(feature = "templates")]
-fn handle_list_templates<A: RoutingApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "listTemplates",
-        &[&["bearerAuth"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::list_templates(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /templates/{project_id}`: see [`RoutingApi::list_templates`]. Authorizes and reads the
+    /// request, then calls the implementation.
+    fn handle_list_templates<A: RoutingApi>() {
+        call(A::list_templates, "listTemplates", &[&["bearerAuth"]])
+    }
 }
 
 /// `DELETE /templates/{template_name}`: see [`RoutingApi::delete_template`]. Authorizes, reads and
@@ -816,42 +786,23 @@ fn handle_delete_template<A: RoutingApi>(
     )
 }
 
-/// `GET /templates/{template_name}/versions/{version}`: see [`RoutingApi::get_template_version`].
-/// Authorizes and reads the request, then calls the implementation.
 #[cfg(feature = "templates")]
-fn handle_get_template_version<A: RoutingApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "getTemplateVersion",
-        &[&["bearerAuth"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::get_template_version(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /templates/{template_name}/versions/{version}`: see
+    /// [`RoutingApi::get_template_version`]. Authorizes and reads the request, then calls the
+    /// implementation.
+    fn handle_get_template_version<A: RoutingApi>() {
+        call(A::get_template_version, "getTemplateVersion", &[&["bearerAuth"]])
+    }
 }
 
-/// `GET /templates/{project_id}/versions`: see [`RoutingApi::list_template_versions`]. Authorizes
-/// and reads the request, then calls the implementation.
 #[cfg(feature = "templates")]
-fn handle_list_template_versions<A: RoutingApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "listTemplateVersions",
-        &[&["bearerAuth"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::list_template_versions(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /templates/{project_id}/versions`: see [`RoutingApi::list_template_versions`].
+    /// Authorizes and reads the request, then calls the implementation.
+    fn handle_list_template_versions<A: RoutingApi>() {
+        call(A::list_template_versions, "listTemplateVersions", &[&["bearerAuth"]])
+    }
 }
 
 /// `POST /jobs/{name}:cancel`: see [`RoutingApi::cancel_job`]. Authorizes, reads and checks the
@@ -881,99 +832,49 @@ fn handle_cancel_job<A: RoutingApi>(
     )
 }
 
-/// `POST /responses`: see [`RoutingApi::create_response`]. Authorizes and reads the request, then
-/// calls the implementation.
 #[cfg(feature = "responses")]
-fn handle_create_response<A: RoutingApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call_json(
-        "createResponse",
-        &[&["bearerAuth"]],
-        api,
-        request,
-        |api, ctx, params, body| async move {
-            let outcome = A::create_response(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `POST /responses`: see [`RoutingApi::create_response`]. Authorizes and reads the request,
+    /// then calls the implementation.
+    fn handle_create_response<A: RoutingApi>() {
+        call_json(A::create_response, "createResponse", &[&["bearerAuth"]])
+    }
 }
 
-/// `POST /responses?beta=true`: see [`RoutingApi::beta_create_response`]. Authorizes and reads the
-/// request, then calls the implementation.
 #[cfg(feature = "responses")]
-fn handle_beta_create_response<A: RoutingApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call_json(
-        "betaCreateResponse",
-        &[&["bearerAuth"]],
-        api,
-        request,
-        |api, ctx, params, body| async move {
-            let outcome = A::beta_create_response(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `POST /responses?beta=true`: see [`RoutingApi::beta_create_response`]. Authorizes and reads
+    /// the request, then calls the implementation.
+    fn handle_beta_create_response<A: RoutingApi>() {
+        call_json(A::beta_create_response, "betaCreateResponse", &[&["bearerAuth"]])
+    }
 }
 
-/// `GET /responses/{response_id}?beta=true`: see [`RoutingApi::beta_get_response`]. Authorizes and
-/// reads the request, then calls the implementation.
 #[cfg(feature = "responses")]
-fn handle_beta_get_response<A: RoutingApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "betaGetResponse",
-        &[&["bearerAuth"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::beta_get_response(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /responses/{response_id}?beta=true`: see [`RoutingApi::beta_get_response`]. Authorizes
+    /// and reads the request, then calls the implementation.
+    fn handle_beta_get_response<A: RoutingApi>() {
+        call(A::beta_get_response, "betaGetResponse", &[&["bearerAuth"]])
+    }
 }
 
-/// `DELETE /responses/{response_id}?beta=true`: see [`RoutingApi::beta_delete_response`].
-/// Authorizes and reads the request, then calls the implementation.
 #[cfg(feature = "responses")]
-fn handle_beta_delete_response<A: RoutingApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "betaDeleteResponse",
-        &[&["bearerAuth"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::beta_delete_response(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `DELETE /responses/{response_id}?beta=true`: see [`RoutingApi::beta_delete_response`].
+    /// Authorizes and reads the request, then calls the implementation.
+    fn handle_beta_delete_response<A: RoutingApi>() {
+        call(A::beta_delete_response, "betaDeleteResponse", &[&["bearerAuth"]])
+    }
 }
 
-/// `GET /responses/{response_id}`: see [`RoutingApi::get_response`]. Authorizes and reads the
-/// request, then calls the implementation.
 #[cfg(feature = "responses")]
-fn handle_get_response<A: RoutingApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "getResponse",
-        &[&["bearerAuth"]],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::get_response(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /responses/{response_id}`: see [`RoutingApi::get_response`]. Authorizes and reads the
+    /// request, then calls the implementation.
+    fn handle_get_response<A: RoutingApi>() {
+        call(A::get_response, "getResponse", &[&["bearerAuth"]])
+    }
 }
 
 /// `GET /pairs/{a}/{b}/{a}`: see [`RoutingApi::get_pair`]. Authorizes, reads and checks the

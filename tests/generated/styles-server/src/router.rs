@@ -22,9 +22,6 @@ use crate::runtime::testing::TestServer;
 use crate::runtime::cors::DocumentCors;
 use crate::runtime::layer;
 use crate::runtime::layer::ServerConfig;
-use crate::runtime::response;
-use axum::extract::Request;
-use axum::response::Response;
 use axum::routing;
 use std::sync::Arc;
 
@@ -208,306 +205,146 @@ pub async fn test_server<A: StylesApi>(
     TestServer::start(app, &config, &base).await
 }
 
-/// `GET /path/simple/{color}/{colors}/{rgb}`: see [`StylesApi::path_simple`]. Authorizes and reads
-/// the request, then calls the implementation.
 #[cfg(feature = "path")]
-fn handle_path_simple<A: StylesApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "pathSimple",
-        &[],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::path_simple(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /path/simple/{color}/{colors}/{rgb}`: see [`StylesApi::path_simple`]. Authorizes and
+    /// reads the request, then calls the implementation.
+    fn handle_path_simple<A: StylesApi>() {
+        call(A::path_simple, "pathSimple", &[])
+    }
 }
 
-/// `GET /path/simple-exploded/{color}/{colors}/{rgb}`: see [`StylesApi::path_simple_exploded`].
-/// Authorizes and reads the request, then calls the implementation.
 #[cfg(feature = "path")]
-fn handle_path_simple_exploded<A: StylesApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "pathSimpleExploded",
-        &[],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::path_simple_exploded(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /path/simple-exploded/{color}/{colors}/{rgb}`: see [`StylesApi::path_simple_exploded`].
+    /// Authorizes and reads the request, then calls the implementation.
+    fn handle_path_simple_exploded<A: StylesApi>() {
+        call(A::path_simple_exploded, "pathSimpleExploded", &[])
+    }
 }
 
-/// `GET /path/label/{color}/{colors}/{rgb}`: see [`StylesApi::path_label`]. Authorizes and reads
-/// the request, then calls the implementation.
 #[cfg(feature = "path")]
-fn handle_path_label<A: StylesApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "pathLabel",
-        &[],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::path_label(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /path/label/{color}/{colors}/{rgb}`: see [`StylesApi::path_label`]. Authorizes and
+    /// reads the request, then calls the implementation.
+    fn handle_path_label<A: StylesApi>() {
+        call(A::path_label, "pathLabel", &[])
+    }
 }
 
-/// `GET /path/label-exploded/{color}/{colors}/{rgb}`: see [`StylesApi::path_label_exploded`].
-/// Authorizes and reads the request, then calls the implementation.
 #[cfg(feature = "path")]
-fn handle_path_label_exploded<A: StylesApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "pathLabelExploded",
-        &[],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::path_label_exploded(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /path/label-exploded/{color}/{colors}/{rgb}`: see [`StylesApi::path_label_exploded`].
+    /// Authorizes and reads the request, then calls the implementation.
+    fn handle_path_label_exploded<A: StylesApi>() {
+        call(A::path_label_exploded, "pathLabelExploded", &[])
+    }
 }
 
-/// `GET /path/matrix/{color}/{colors}/{rgb}`: see [`StylesApi::path_matrix`]. Authorizes and reads
-/// the request, then calls the implementation.
 #[cfg(feature = "path")]
-fn handle_path_matrix<A: StylesApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "pathMatrix",
-        &[],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::path_matrix(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /path/matrix/{color}/{colors}/{rgb}`: see [`StylesApi::path_matrix`]. Authorizes and
+    /// reads the request, then calls the implementation.
+    fn handle_path_matrix<A: StylesApi>() {
+        call(A::path_matrix, "pathMatrix", &[])
+    }
 }
 
-/// `GET /path/matrix-exploded/{color}/{colors}/{rgb}`: see [`StylesApi::path_matrix_exploded`].
-/// Authorizes and reads the request, then calls the implementation.
 #[cfg(feature = "path")]
-fn handle_path_matrix_exploded<A: StylesApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "pathMatrixExploded",
-        &[],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::path_matrix_exploded(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /path/matrix-exploded/{color}/{colors}/{rgb}`: see [`StylesApi::path_matrix_exploded`].
+    /// Authorizes and reads the request, then calls the implementation.
+    fn handle_path_matrix_exploded<A: StylesApi>() {
+        call(A::path_matrix_exploded, "pathMatrixExploded", &[])
+    }
 }
 
-/// `GET /query/form`: see [`StylesApi::query_form`]. Authorizes and reads the request, then calls
-/// the implementation.
 #[cfg(feature = "query")]
-fn handle_query_form<A: StylesApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "queryForm",
-        &[],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::query_form(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /query/form`: see [`StylesApi::query_form`]. Authorizes and reads the request, then
+    /// calls the implementation.
+    fn handle_query_form<A: StylesApi>() {
+        call(A::query_form, "queryForm", &[])
+    }
 }
 
-/// `GET /query/form-exploded`: see [`StylesApi::query_form_exploded`]. Authorizes and reads the
-/// request, then calls the implementation.
 #[cfg(feature = "query")]
-fn handle_query_form_exploded<A: StylesApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "queryFormExploded",
-        &[],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::query_form_exploded(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /query/form-exploded`: see [`StylesApi::query_form_exploded`]. Authorizes and reads the
+    /// request, then calls the implementation.
+    fn handle_query_form_exploded<A: StylesApi>() {
+        call(A::query_form_exploded, "queryFormExploded", &[])
+    }
 }
 
-/// `GET /query/reserved`: see [`StylesApi::query_reserved`]. Authorizes and reads the request, then
-/// calls the implementation.
 #[cfg(feature = "query")]
-fn handle_query_reserved<A: StylesApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "queryReserved",
-        &[],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::query_reserved(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /query/reserved`: see [`StylesApi::query_reserved`]. Authorizes and reads the request,
+    /// then calls the implementation.
+    fn handle_query_reserved<A: StylesApi>() {
+        call(A::query_reserved, "queryReserved", &[])
+    }
 }
 
-/// `GET /query/space`: see [`StylesApi::query_space_delimited`]. Authorizes and reads the request,
-/// then calls the implementation.
 #[cfg(feature = "query")]
-fn handle_query_space_delimited<A: StylesApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "querySpaceDelimited",
-        &[],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::query_space_delimited(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /query/space`: see [`StylesApi::query_space_delimited`]. Authorizes and reads the
+    /// request, then calls the implementation.
+    fn handle_query_space_delimited<A: StylesApi>() {
+        call(A::query_space_delimited, "querySpaceDelimited", &[])
+    }
 }
 
-/// `GET /query/pipe`: see [`StylesApi::query_pipe_delimited`]. Authorizes and reads the request,
-/// then calls the implementation.
 #[cfg(feature = "query")]
-fn handle_query_pipe_delimited<A: StylesApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "queryPipeDelimited",
-        &[],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::query_pipe_delimited(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /query/pipe`: see [`StylesApi::query_pipe_delimited`]. Authorizes and reads the
+    /// request, then calls the implementation.
+    fn handle_query_pipe_delimited<A: StylesApi>() {
+        call(A::query_pipe_delimited, "queryPipeDelimited", &[])
+    }
 }
 
-/// `GET /query/deep`: see [`StylesApi::query_deep_object`]. Authorizes and reads the request, then
-/// calls the implementation.
 #[cfg(feature = "query")]
-fn handle_query_deep_object<A: StylesApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "queryDeepObject",
-        &[],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::query_deep_object(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /query/deep`: see [`StylesApi::query_deep_object`]. Authorizes and reads the request,
+    /// then calls the implementation.
+    fn handle_query_deep_object<A: StylesApi>() {
+        call(A::query_deep_object, "queryDeepObject", &[])
+    }
 }
 
-/// `GET /header/simple`: see [`StylesApi::header_simple`]. Authorizes and reads the request, then
-/// calls the implementation.
 #[cfg(feature = "header")]
-fn handle_header_simple<A: StylesApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "headerSimple",
-        &[],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::header_simple(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /header/simple`: see [`StylesApi::header_simple`]. Authorizes and reads the request,
+    /// then calls the implementation.
+    fn handle_header_simple<A: StylesApi>() {
+        call(A::header_simple, "headerSimple", &[])
+    }
 }
 
-/// `GET /header/simple-exploded`: see [`StylesApi::header_simple_exploded`]. Authorizes and reads
-/// the request, then calls the implementation.
 #[cfg(feature = "header")]
-fn handle_header_simple_exploded<A: StylesApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "headerSimpleExploded",
-        &[],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::header_simple_exploded(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /header/simple-exploded`: see [`StylesApi::header_simple_exploded`]. Authorizes and
+    /// reads the request, then calls the implementation.
+    fn handle_header_simple_exploded<A: StylesApi>() {
+        call(A::header_simple_exploded, "headerSimpleExploded", &[])
+    }
 }
 
-/// `GET /cookie/form`: see [`StylesApi::cookie_form`]. Authorizes and reads the request, then calls
-/// the implementation.
 #[cfg(feature = "cookie")]
-fn handle_cookie_form<A: StylesApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "cookieForm",
-        &[],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::cookie_form(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /cookie/form`: see [`StylesApi::cookie_form`]. Authorizes and reads the request, then
+    /// calls the implementation.
+    fn handle_cookie_form<A: StylesApi>() {
+        call(A::cookie_form, "cookieForm", &[])
+    }
 }
 
-/// `GET /cookie/form-exploded`: see [`StylesApi::cookie_form_exploded`]. Authorizes and reads the
-/// request, then calls the implementation.
 #[cfg(feature = "cookie")]
-fn handle_cookie_form_exploded<A: StylesApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::call(
-        "cookieFormExploded",
-        &[],
-        api,
-        request,
-        |api, ctx, params| async move {
-            let outcome = A::cookie_form_exploded(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+layer::handler! {
+    /// `GET /cookie/form-exploded`: see [`StylesApi::cookie_form_exploded`]. Authorizes and reads
+    /// the request, then calls the implementation.
+    fn handle_cookie_form_exploded<A: StylesApi>() {
+        call(A::cookie_form_exploded, "cookieFormExploded", &[])
+    }
 }
