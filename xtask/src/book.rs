@@ -50,7 +50,7 @@ const EXCERPTS: &[(&str, &str, &str, bool)] = &[
         "list-orders-handler.rs",
         "generated-server/src/router.rs",
         "fn handle_list_orders<",
-        false,
+        true,
     ),
     (
         "union.rs",

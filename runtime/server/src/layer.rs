@@ -640,7 +640,7 @@ where
 macro_rules! __apigen_handler {
     (
         $(#[$meta:meta])*
-        fn $name:ident<A: $api:path>() {
+        fn $name:ident<A: $api:path $(,)?>() {
             call(A::$method:ident, $operation:expr, $security:expr $(,)?)
         }
     ) => {
@@ -653,7 +653,7 @@ macro_rules! __apigen_handler {
     };
     (
         $(#[$meta:meta])*
-        fn $name:ident<A: $api:path>() {
+        fn $name:ident<A: $api:path $(,)?>() {
             call_in(A::$method:ident, $errors:expr, $operation:expr, $security:expr $(,)?)
         }
     ) => {
@@ -666,7 +666,7 @@ macro_rules! __apigen_handler {
     };
     (
         $(#[$meta:meta])*
-        fn $name:ident<A: $api:path>() {
+        fn $name:ident<A: $api:path $(,)?>() {
             call_json(A::$method:ident, $operation:expr, $security:expr $(,)?)
         }
     ) => {
@@ -679,7 +679,7 @@ macro_rules! __apigen_handler {
     };
     (
         $(#[$meta:meta])*
-        fn $name:ident<A: $api:path>() {
+        fn $name:ident<A: $api:path $(,)?>() {
             call_json_in(A::$method:ident, $errors:expr, $operation:expr, $security:expr $(,)?)
         }
     ) => {

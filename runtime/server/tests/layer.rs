@@ -462,9 +462,12 @@ mod declared {
         }
     }
 
+    // As the printer writes a long name's generics: over lines, a comma after the bound.
     layer::handler! {
         /// `PUT /things/{id}`.
-        fn handle_put_thing<A: ThingApi>() {
+        fn handle_put_thing<
+            A: ThingApi,
+        >() {
             call_json(A::put_thing, "putThing", SECURED)
         }
     }
