@@ -98,9 +98,9 @@ fn client(out: &mut String, lib: &str, text: &str) {
 }
 
 fn server(out: &mut String, lib: &str, text: &str) {
-    // "… an implementation of [`PetStoreApi`](src/api.rs) …"
+    // "… an implementation of `PetStoreApi` (in `src/api.rs`) …"
     let Some(name) = text
-        .split("an implementation of [`")
+        .split("an implementation of `")
         .nth(1)
         .and_then(|rest| rest.split('`').next())
     else {

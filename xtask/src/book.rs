@@ -183,7 +183,85 @@ fn mdbook(root: &Path) -> Result<(), String> {
             complaints.len()
         ));
     }
-    eprintln!("book: built into book/book/index.html");
+    let (pages, rewritten) = check_links(&root.join("book/book"))?;
+    eprintln!(
+        "book: built into book/book/index.html; every relative link of its {pages} pages resolves ({rewritten} into the repository's Markdown)"
+    );
+    Ok(())
+}
+
+/// Every relative `href` of the built pages leads to a file. A link out of the book into the
+/// repository (`docs/decisions/…`) is one mdBook writes as `….html`, which only exists as
+/// `….md`: it is pointed at the Markdown file, which the checkout has. Any other link that
+/// leads nowhere fails the build, listed. Returns the pages read and the links pointed at
+/// Markdown.
+fn check_links(built: &Path) -> Result<(usize, usize), String> {
+    let mut pages = Vec::new();
+    collect_pages(built, &mut pages)?;
+    let (mut broken, mut rewritten) = (Vec::new(), 0);
+    for page in &pages {
+        // 404.html is served from the site's root (`<base href="/">`): its links are not relative to it.
+        if page.file_name().is_some_and(|n| n == "404.html") {
+            continue;
+        }
+        let dir = page.parent().unwrap_or(built);
+        let html = read(page)?;
+        let mut out = String::with_capacity(html.len());
+        let mut rest = html.as_str();
+        let mut changed = false;
+        while let Some(at) = rest.find("href=\"") {
+            let (head, tail) = rest.split_at(at + 6);
+            out.push_str(head);
+            let end = tail.find('"').unwrap_or(tail.len());
+            let (link, after) = tail.split_at(end);
+            rest = after;
+            let target = link.split(['#', '?']).next().unwrap_or("");
+            let external =
+                link.contains("://") || link.starts_with("mailto:") || link.starts_with('/');
+            if external || target.is_empty() || dir.join(target).exists() {
+                out.push_str(link);
+                continue;
+            }
+            let markdown = target.strip_suffix(".html").map(|t| format!("{t}.md"));
+            match markdown.filter(|md| dir.join(md).is_file()) {
+                Some(md) => {
+                    out.push_str(&md);
+                    out.push_str(&link[target.len()..]);
+                    rewritten += 1;
+                    changed = true;
+                }
+                None => {
+                    broken.push(format!("{}: {link}", page.display()));
+                    out.push_str(link);
+                }
+            }
+        }
+        out.push_str(rest);
+        if changed {
+            write(page, &out)?;
+        }
+    }
+    if !broken.is_empty() {
+        return Err(format!(
+            "{} link(s) of the built book lead nowhere:\n  {}",
+            broken.len(),
+            broken.join("\n  ")
+        ));
+    }
+    Ok((pages.len(), rewritten))
+}
+
+/// The `.html` files under `dir`, at any depth.
+fn collect_pages(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for entry in entries {
+        let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
+        if path.is_dir() {
+            collect_pages(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "html") {
+            out.push(path);
+        }
+    }
     Ok(())
 }
 

@@ -387,7 +387,7 @@ fn reference(api: &Api, kind: &Kind, lib: &str) -> String {
             out.push_str("    .build()?;\n```\n");
         }
         Kind::Server => out.push_str(&format!(
-            "## Implementing\n\nEach operation's method as an implementation of [`{name}`](src/api.rs) writes it, inside:\n\n```rust\nuse {lib}::{{RequestContext, api::*, http, serde_json, types}};\n\nstruct Service;\n\nimpl {name} for Service {{\n    type Error = std::convert::Infallible;\n    // The methods below; one left out answers 501 with the document's error body.\n}}\n```\n",
+            "## Implementing\n\nEach operation's method as an implementation of `{name}` (in `src/api.rs`) writes it, inside:\n\n```rust\nuse {lib}::{{RequestContext, api::*, http, serde_json, types}};\n\nstruct Service;\n\nimpl {name} for Service {{\n    type Error = std::convert::Infallible;\n    // The methods below; one left out answers 501 with the document's error body.\n}}\n```\n",
             name = format!("{}Api", api.api_name)
         )),
     }
