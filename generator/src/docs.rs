@@ -20,6 +20,18 @@
 mod links;
 pub mod wrap;
 
+/// An operation's summary for a one-line heading or list entry (the generated READMEs, the
+/// crates' pages per tag): on one line, and only when short; a document that writes
+/// paragraphs there (OpenAI's run to several hundred characters of Markdown) has the
+/// operation named by its id alone.
+pub fn short_summary(summary: Option<&str>) -> Option<String> {
+    let line = summary?.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!line.is_empty() && line.chars().count() <= SHORT_SUMMARY).then_some(line)
+}
+
+/// The longest summary [`short_summary`] keeps, in characters.
+const SHORT_SUMMARY: usize = 80;
+
 /// The doc lines of an optional text; none for no text or only blanks.
 pub fn doc_lines(text: Option<&str>) -> Vec<String> {
     text.map(render).unwrap_or_default()
@@ -574,7 +586,19 @@ fn list_marker(rest: &str, after_paragraph: bool) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::{doc_lines, link_bare_urls};
+    use super::{doc_lines, link_bare_urls, short_summary};
+
+    /// A short summary is one line; a long one (OpenAI writes paragraphs there) is left out.
+    #[test]
+    fn a_summary_is_kept_for_a_heading_only_when_short() {
+        assert_eq!(
+            short_summary(Some("List  animals\n in stock")).as_deref(),
+            Some("List animals in stock")
+        );
+        assert_eq!(short_summary(Some(&"word ".repeat(17))), None);
+        assert_eq!(short_summary(Some(" \n ")), None);
+        assert_eq!(short_summary(None), None);
+    }
 
     fn doc(text: &str) -> Vec<String> {
         doc_lines(Some(text))

@@ -469,11 +469,7 @@ fn operation_groups(
 /// What follows an operation's id in its heading: `: ` and its summary on one line, and
 /// `(deprecated)` unless the summary says so.
 fn heading_tail(op: &crate::ir::Operation) -> String {
-    let summary = op
-        .summary
-        .as_deref()
-        .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
-        .filter(|s| !s.is_empty())
+    let summary = crate::docs::short_summary(op.summary.as_deref())
         .map(|s| format!(": {s}"))
         .unwrap_or_default();
     // Said once: a summary may say it already.

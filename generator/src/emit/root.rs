@@ -76,12 +76,8 @@ pub fn operation_pages(api: &Api, owner: &str, what: &str) -> Option<TokenStream
                     .of_operation(i)
                     .is_some_and(|fs| fs.contains(&f.name))
                 {
-                    let summary = op
-                        .summary
-                        .as_deref()
-                        .map(|s| {
-                            format!(": {}", s.split_whitespace().collect::<Vec<_>>().join(" "))
-                        })
+                    let summary = crate::docs::short_summary(op.summary.as_deref())
+                        .map(|s| format!(": {s}"))
                         .unwrap_or_default();
                     lines.push(format!(
                         "- [`{m}`](crate::{owner}::{m}){summary} (`{} {}`)",

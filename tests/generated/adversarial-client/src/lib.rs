@@ -36,8 +36,7 @@ pub mod operations {
     pub mod path {}
     /// The operations of `cli`.
     ///
-    /// - [`cli_locals`](crate::Client::cli_locals): Required parameters named like the command-line
-    ///   client's locals, and one named `version`. (`GET /cli/{client}`)
+    /// - [`cli_locals`](crate::Client::cli_locals) (`GET /cli/{client}`)
     #[cfg(feature = "cli")]
     pub mod cli {}
     /// The operations of `raw`.
@@ -69,13 +68,9 @@ pub mod operations {
     ///   `GetInternalServerErrorHeaders` too. (`GET /ops/headers/internal`)
     /// - [`get`](crate::Client::get): Its 500 answer's headers are `GetInternalServerErrorHeaders`.
     ///   (`GET /ops/headers`)
-    /// - [`placeholders`](crate::Client::placeholders): Names clippy flags by default (`foo`,
-    ///   `baz`, `quux`), a body read the same way under two media types, and `default` as the only
-    ///   answer. (`POST /ops/placeholders`)
-    /// - [`braces`](crate::Client::braces): Strings holding format-string braces: a `const`, an
-    ///   `enum` that lists a value twice, a default. (`GET /ops/braces`)
-    /// - [`clone`](crate::Client::clone): Named like `Clone::clone`, which `Arc` (the router's
-    ///   handle on the implementation) has too. (`GET /ops/clone`)
+    /// - [`placeholders`](crate::Client::placeholders) (`POST /ops/placeholders`)
+    /// - [`braces`](crate::Client::braces) (`GET /ops/braces`)
+    /// - [`clone`](crate::Client::clone) (`GET /ops/clone`)
     /// - [`_1st`](crate::Client::_1st): A method name that starts with an underscore (`_1st`).
     ///   (`POST /ops/1st`)
     /// - [`new`](crate::Client::new) (`POST /ops/conventions/new`)

@@ -69,10 +69,7 @@ pub mod operations {
     pub mod motd {}
     /// The operations of `calls`.
     ///
-    /// - [`list_tool_calls`](crate::Client::list_tool_calls): A union whose variants pin its
-    ///   discriminator property, without a `mapping` (openai's tool calls: the pinned values are
-    ///   the tags), and one whose answer leaves the property out (the variants are tried in order).
-    ///   The example is what such servers send. (`GET /calls`)
+    /// - [`list_tool_calls`](crate::Client::list_tool_calls) (`GET /calls`)
     #[cfg(feature = "calls")]
     pub mod calls {}
     /// The operations of `speech`.
@@ -94,9 +91,7 @@ pub mod operations {
     pub mod documents {}
     /// The operations of `tokens`.
     ///
-    /// - [`check_token`](crate::Client::check_token): No security scheme, but an `Authorization`
-    ///   header parameter (progenitor's keeper), an `Accept` one (ignored), and a body that
-    ///   requires a member it gives no schema for (progenitor's cli-gen). (`POST /tokens/check`)
+    /// - [`check_token`](crate::Client::check_token) (`POST /tokens/check`)
     #[cfg(feature = "tokens")]
     pub mod tokens {}
     /// The operations of `blobs`.
