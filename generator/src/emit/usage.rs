@@ -107,6 +107,12 @@ pub fn client_call(api: &Api, op: &Operation, lib: &str) -> String {
 /// The argument of a required parameter: a literal where one is the argument's type (`42`,
 /// `"rex"`, `types::Status::Available`), else a value bound from its JSON first.
 fn param_arg(api: &Api, p: &Param, value: &Value, lets: &mut Vec<String>) -> String {
+    if let (TypeRef::Named(name), Value::String(wire)) = (&p.ty, value)
+        && let Some(variant) = enum_variant(api, name, wire)
+    {
+        // Named parameter types are taken by reference (`emit::client::by_ref`).
+        return format!("&types::{name}::{variant}");
+    }
     match (&p.ty, value) {
         (TypeRef::String, _) => literal_string(value),
         (TypeRef::Bool, Value::Bool(b)) => b.to_string(),
@@ -121,11 +127,6 @@ fn param_arg(api: &Api, p: &Param, value: &Value, lets: &mut Vec<String>) -> Str
             } else {
                 format!("{text}.0")
             }
-        }
-        (TypeRef::Named(name), Value::String(wire)) if enum_variant(api, name, wire).is_some() => {
-            let variant = enum_variant(api, name, wire).unwrap_or_default();
-            // Named parameter types are taken by reference (`emit::client::by_ref`).
-            format!("&types::{name}::{variant}")
         }
         _ => {
             let name = local_name(&p.local);

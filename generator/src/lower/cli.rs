@@ -525,15 +525,7 @@ fn example_line(command: &str, op: &Operation, flags: &[CliFlag]) -> String {
             (None, "TEXT") => p.wire.clone(),
             (None, other) => other.to_owned(),
         };
-        let quoted = if value
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c))
-        {
-            value
-        } else {
-            format!("'{}'", value.replace('\'', "'\\''"))
-        };
-        line.push_str(&format!(" --{} {quoted}", flag.name));
+        line.push_str(&format!(" --{} {}", flag.name, shell_word(&value)));
     }
     line
 }

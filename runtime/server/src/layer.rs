@@ -641,64 +641,37 @@ macro_rules! __apigen_handler {
     (
         $(#[$meta:meta])*
         fn $name:ident<A: $api:path $(,)?>() {
-            call(A::$method:ident, $operation:expr, $security:expr $(,)?)
+            $entry:ident(A::$method:ident, $($arg:expr),+ $(,)?)
         }
     ) => {
-        $crate::__apigen_handler!(@fn $(#[$meta])* $name $api, api, request,
-            crate::runtime::layer::call($operation, $security, api, request,
-                |api, ctx, params| async move {
-                    let outcome = A::$method(&api, &ctx, params).await;
-                    crate::runtime::response::answer(outcome, |error| api.handle_error(&ctx, error))
-                }));
-    };
-    (
-        $(#[$meta:meta])*
-        fn $name:ident<A: $api:path $(,)?>() {
-            call_in(A::$method:ident, $errors:expr, $operation:expr, $security:expr $(,)?)
-        }
-    ) => {
-        $crate::__apigen_handler!(@fn $(#[$meta])* $name $api, api, request,
-            crate::runtime::layer::call_in($errors, $operation, $security, api, request,
-                |api, ctx, params| async move {
-                    let outcome = A::$method(&api, &ctx, params).await;
-                    crate::runtime::response::answer(outcome, |error| api.handle_error(&ctx, error))
-                }));
-    };
-    (
-        $(#[$meta:meta])*
-        fn $name:ident<A: $api:path $(,)?>() {
-            call_json(A::$method:ident, $operation:expr, $security:expr $(,)?)
-        }
-    ) => {
-        $crate::__apigen_handler!(@fn $(#[$meta])* $name $api, api, request,
-            crate::runtime::layer::call_json($operation, $security, api, request,
-                |api, ctx, params, body| async move {
-                    let outcome = A::$method(&api, &ctx, params, body).await;
-                    crate::runtime::response::answer(outcome, |error| api.handle_error(&ctx, error))
-                }));
-    };
-    (
-        $(#[$meta:meta])*
-        fn $name:ident<A: $api:path $(,)?>() {
-            call_json_in(A::$method:ident, $errors:expr, $operation:expr, $security:expr $(,)?)
-        }
-    ) => {
-        $crate::__apigen_handler!(@fn $(#[$meta])* $name $api, api, request,
-            crate::runtime::layer::call_json_in($errors, $operation, $security, api, request,
-                |api, ctx, params, body| async move {
-                    let outcome = A::$method(&api, &ctx, params, body).await;
-                    crate::runtime::response::answer(outcome, |error| api.handle_error(&ctx, error))
-                }));
-    };
-    // The parameters' names come with the body that uses them (one expansion's locals are
-    // not another's).
-    (@fn $(#[$meta:meta])* $name:ident $api:path, $state:ident, $request:ident, $body:expr) => {
         $(#[$meta])*
         fn $name<A: $api>(
-            $state: std::sync::Arc<A>,
-            $request: axum::extract::Request,
+            api: std::sync::Arc<A>,
+            request: axum::extract::Request,
         ) -> impl std::future::Future<Output = axum::response::Response> + Send {
-            $body
+            crate::runtime::layer::$entry(
+                $($arg,)+
+                api,
+                request,
+                $crate::__apigen_handler!(@call $entry $method),
+            )
+        }
+    };
+    // The closure each entry calls with what it read: the parameters, and the body after them.
+    (@call call $method:ident) => { $crate::__apigen_handler!(@params $method) };
+    (@call call_in $method:ident) => { $crate::__apigen_handler!(@params $method) };
+    (@call call_json $method:ident) => { $crate::__apigen_handler!(@body $method) };
+    (@call call_json_in $method:ident) => { $crate::__apigen_handler!(@body $method) };
+    (@params $method:ident) => {
+        |api, ctx, params| async move {
+            let outcome = A::$method(&api, &ctx, params).await;
+            crate::runtime::response::answer(outcome, |error| api.handle_error(&ctx, error))
+        }
+    };
+    (@body $method:ident) => {
+        |api, ctx, params, body| async move {
+            let outcome = A::$method(&api, &ctx, params, body).await;
+            crate::runtime::response::answer(outcome, |error| api.handle_error(&ctx, error))
         }
     };
 }

@@ -472,14 +472,40 @@ mod declared {
         }
     }
 
+    /// An operation's own error bodies: a request it cannot read is a 422.
+    const OWN: runtime::errors::ErrorBodies = runtime::errors::ErrorBodies {
+        invalid: 422,
+        bodies: &[],
+    };
+
+    layer::handler! {
+        /// `GET /own/{id}`, with error bodies of its own.
+        fn handle_get_own<A: ThingApi>() {
+            call_in(A::get_thing, &OWN, "getOwn", SECURED)
+        }
+    }
+
+    layer::handler! {
+        /// `PUT /own/{id}`, with error bodies of its own.
+        fn handle_put_own<A: ThingApi>() {
+            call_json_in(A::put_thing, &OWN, "putOwn", SECURED)
+        }
+    }
+
     pub fn router(config: ServerConfig) -> axum::Router {
         let api = Arc::new(Things);
-        let get_api = api.clone();
-        let routes = axum::Router::new().route(
-            "/things/{id}",
-            get(move |req: Request| handle_get_thing(get_api.clone(), req))
-                .put(move |req: Request| handle_put_thing(api.clone(), req)),
-        );
+        let (get_api, own_api, put_own_api) = (api.clone(), api.clone(), api.clone());
+        let routes = axum::Router::new()
+            .route(
+                "/things/{id}",
+                get(move |req: Request| handle_get_thing(get_api.clone(), req))
+                    .put(move |req: Request| handle_put_thing(api.clone(), req)),
+            )
+            .route(
+                "/own/{id}",
+                get(move |req: Request| handle_get_own(own_api.clone(), req))
+                    .put(move |req: Request| handle_put_own(put_own_api.clone(), req)),
+            );
         layer::finish_prefixed(routes, common::SECURITY_SCHEMES, "", &common::CORS, config)
     }
 }
@@ -512,4 +538,21 @@ async fn a_declared_handler_calls_the_trait_and_answers_its_errors_through_it() 
     )
     .await;
     assert_eq!((r.status, r.body.as_str()), (200, "putThing 7 x"));
+
+    // With the operation's own error bodies (`call_in`, `call_json_in`): read and called the
+    // same way, a request it cannot read answered with its own status.
+    let r = send(client().get(url("/own/7?note=hi")).bearer_auth(GOOD_KEY)).await;
+    assert_eq!((r.status, r.body.as_str()), (200, "getOwn Some(\"hi\") 7"));
+    let r = send(client().get(url("/own/seven")).bearer_auth(GOOD_KEY)).await;
+    assert_eq!(r.status, 422, "{}", r.body);
+    let own_put = || {
+        client()
+            .put(url("/own/7"))
+            .bearer_auth(GOOD_KEY)
+            .header("content-type", "application/json")
+    };
+    let r = send(own_put().body(r#"{"name":"x"}"#)).await;
+    assert_eq!((r.status, r.body.as_str()), (200, "putOwn 7 x"));
+    let r = send(own_put().body("{}")).await;
+    assert_eq!(r.status, 422, "{}", r.body);
 }
