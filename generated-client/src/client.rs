@@ -236,7 +236,11 @@ impl Client {
             transport: Arc::new(self.transport.with_options(options)),
         }
     }
+}
 
+/// The operations of the `pets` feature.
+#[cfg(feature = "pets")]
+impl Client {
     /// List animals
     ///
     /// Returns the animals in stock, optionally only those with a given status, at most `limit` of
@@ -251,17 +255,15 @@ impl Client {
     /// ```
     ///
     /// Sends none of the optional parameters; [`list_pets_with`](Self::list_pets_with) takes them.
-    #[cfg(feature = "pets")]
     pub async fn list_pets(
         &self,
     ) -> Result<ResponseValue<types::Pets>, Error<ListPetsError>> {
-        self.list_pets_with(ListPetsOptions::default()).await
+        self.list_pets_with(Default::default()).await
     }
 
     /// [`list_pets`](Self::list_pets) with the optional parameters in `options`.
     ///
     /// `GET /pets` (operation `listPets`).
-    #[cfg(feature = "pets")]
     pub async fn list_pets_with(
         &self,
         options: ListPetsOptions,
@@ -291,7 +293,6 @@ impl Client {
     /// }))?;
     /// let response = client.create_pet(&body).await?;
     /// ```
-    #[cfg(feature = "pets")]
     pub async fn create_pet(
         &self,
         body: &types::NewPet,
@@ -327,7 +328,6 @@ impl Client {
     /// ```ignore
     /// let response = client.get_pet(1).await?;
     /// ```
-    #[cfg(feature = "pets")]
     #[deprecated(
         note = "Removed on 2030-12-05; use GET /pets with the status filter instead."
     )]
@@ -342,7 +342,11 @@ impl Client {
         let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `store` feature.
+#[cfg(feature = "store")]
+impl Client {
     /// List orders
     ///
     /// Lists the store's orders. The interface does not show this operation's request or response
@@ -354,7 +358,6 @@ impl Client {
     /// ```ignore
     /// let response = client.list_orders().await?;
     /// ```
-    #[cfg(feature = "store")]
     pub async fn list_orders(
         &self,
     ) -> Result<ResponseValue<types::Orders>, Error<ListOrdersError>> {
@@ -369,126 +372,122 @@ impl Client {
 }
 
 #[cfg(feature = "pets")]
-request::parameters! {
-    /// Optional parameters of `listPets`; `Default::default()` sets none, the `with_…` methods set
-    /// one each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct ListPetsOptions {
-        /// Maximum number of animals returned (1 to 100, default 20).
-        /// (query parameter `limit`; the server uses `20` when unset)
-        #[param("limit", with_limit, query)]
-        pub limit: Option<i32>,
-        /// Returns only animals with this status.
-        /// (query parameter `status`)
-        #[param("status", with_status, query)]
-        pub status: Option<types::PetStatus>,
-    }
-}
+pub use operations_pets::*;
 
 #[cfg(feature = "pets")]
-response::errors! {
-    /// The documented error answers of `listPets`; the status and headers are on [`Error::Api`].
-    pub enum ListPetsError {
-        /// 400: The request is invalid: required fields missing or values invalid in the request
-        /// body, malformed JSON, or invalid query or path parameter values (code `bad_request`).
-        #[status(400)]
-        BadRequest(types::Error),
-        /// 401: Missing or invalid API key (code `unauthorized`).
-        #[status(401)]
-        Unauthorized(types::Error),
-        /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned
-        /// (code `banned`). Wait for the `Retry-After` delay before retrying; retry with
-        /// exponential backoff. The body is the `Error` shape (our decision; the interface does not
-        /// show the body of a 429).
-        #[status(429)]
-        TooManyRequests(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
-    }
-}
+mod operations_pets {
+    use super::*;
 
-#[cfg(feature = "pets")]
-response::errors! {
-    /// The documented error answers of `createPet`; the status and headers are on [`Error::Api`].
-    pub enum CreatePetError {
-        /// 400: The request is invalid: required fields missing or values invalid in the request
-        /// body, malformed JSON, or invalid query or path parameter values (code `bad_request`).
-        #[status(400)]
-        BadRequest(types::Error),
-        /// 401: Missing or invalid API key (code `unauthorized`).
-        #[status(401)]
-        Unauthorized(types::Error),
-        /// 409: A request with this Idempotency-Key is still running (code
-        /// `idempotency_key_in_use`); retry after `Retry-After` seconds.
-        #[status(409)]
-        Conflict(types::Error),
-        /// 413: The request body is too large (code `payload_too_large`).
-        #[status(413)]
-        PayloadTooLarge(types::Error),
-        /// 415: The request body's content type is not `application/json` (code
-        /// `unsupported_media_type`).
-        #[status(415)]
-        UnsupportedMediaType(types::Error),
-        /// 422: This Idempotency-Key was used with a different request (code
-        /// `idempotency_key_reused`).
-        #[status(422)]
-        UnprocessableEntity(types::Error),
-        /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned
-        /// (code `banned`). Wait for the `Retry-After` delay before retrying; retry with
-        /// exponential backoff. The body is the `Error` shape (our decision; the interface does not
-        /// show the body of a 429).
-        #[status(429)]
-        TooManyRequests(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    request::parameters! {
+        /// Optional parameters of `listPets`; `Default::default()` sets none, the `with_…` methods
+        /// set one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct ListPetsOptions {
+            /// Maximum number of animals returned (1 to 100, default 20).
+            /// (query parameter `limit`; the server uses `20` when unset)
+            #[param("limit", with_limit, query)]
+            pub limit: Option<i32>,
+            /// Returns only animals with this status.
+            /// (query parameter `status`)
+            #[param("status", with_status, query)]
+            pub status: Option<types::PetStatus>,
+        }
     }
-}
 
-#[cfg(feature = "pets")]
-response::errors! {
-    /// The documented error answers of `getPet`; the status and headers are on [`Error::Api`].
-    #[gone("getPet", "listPets")]
-    pub enum GetPetError {
-        /// 400: `petId` is not an int64 (code `bad_request`).
-        #[status(400)]
-        BadRequest(types::Error),
-        /// 401: Missing or invalid API key (code `unauthorized`).
-        #[status(401)]
-        Unauthorized(types::Error),
-        /// 404: The requested animal could not be found (code `not_found`).
-        #[status(404)]
-        NotFound(types::Error),
-        /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned
-        /// (code `banned`). Wait for the `Retry-After` delay before retrying.
-        #[status(429)]
-        TooManyRequests(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `listPets`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum ListPetsError {
+            /// 400: The request is invalid: required fields missing or values invalid in the
+            /// request body, malformed JSON, or invalid query or path parameter values (code
+            /// `bad_request`).
+            BadRequest(types::Error) = 400,
+            /// 401: Missing or invalid API key (code `unauthorized`).
+            Unauthorized(types::Error) = 401,
+            /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned
+            /// (code `banned`). Wait for the `Retry-After` delay before retrying; retry with
+            /// exponential backoff. The body is the `Error` shape (our decision; the interface does
+            /// not show the body of a 429).
+            TooManyRequests(types::Error) = 429,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `createPet`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum CreatePetError {
+            /// 400: The request is invalid: required fields missing or values invalid in the
+            /// request body, malformed JSON, or invalid query or path parameter values (code
+            /// `bad_request`).
+            BadRequest(types::Error) = 400,
+            /// 401: Missing or invalid API key (code `unauthorized`).
+            Unauthorized(types::Error) = 401,
+            /// 409: A request with this Idempotency-Key is still running (code
+            /// `idempotency_key_in_use`); retry after `Retry-After` seconds.
+            Conflict(types::Error) = 409,
+            /// 413: The request body is too large (code `payload_too_large`).
+            PayloadTooLarge(types::Error) = 413,
+            /// 415: The request body's content type is not `application/json` (code
+            /// `unsupported_media_type`).
+            UnsupportedMediaType(types::Error) = 415,
+            /// 422: This Idempotency-Key was used with a different request (code
+            /// `idempotency_key_reused`).
+            UnprocessableEntity(types::Error) = 422,
+            /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned
+            /// (code `banned`). Wait for the `Retry-After` delay before retrying; retry with
+            /// exponential backoff. The body is the `Error` shape (our decision; the interface does
+            /// not show the body of a 429).
+            TooManyRequests(types::Error) = 429,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `getPet`; the status and headers are on [`Error::Api`].
+        #[gone("getPet", "listPets")]
+        pub enum GetPetError {
+            /// 400: `petId` is not an int64 (code `bad_request`).
+            BadRequest(types::Error) = 400,
+            /// 401: Missing or invalid API key (code `unauthorized`).
+            Unauthorized(types::Error) = 401,
+            /// 404: The requested animal could not be found (code `not_found`).
+            NotFound(types::Error) = 404,
+            /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned
+            /// (code `banned`). Wait for the `Retry-After` delay before retrying.
+            TooManyRequests(types::Error) = 429,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "store")]
-response::errors! {
-    /// The documented error answers of `listOrders`; the status and headers are on [`Error::Api`].
-    pub enum ListOrdersError {
-        /// 401: Missing or invalid API key (code `unauthorized`).
-        #[status(401)]
-        Unauthorized(types::Error),
-        /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned
-        /// (code `banned`). Wait for the `Retry-After` delay before retrying; retry with
-        /// exponential backoff. The body is the `Error` shape (our decision; the interface does not
-        /// show the body of a 429).
-        #[status(429)]
-        TooManyRequests(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_store::*;
+
+#[cfg(feature = "store")]
+mod operations_store {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `listOrders`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum ListOrdersError {
+            /// 401: Missing or invalid API key (code `unauthorized`).
+            Unauthorized(types::Error) = 401,
+            /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned
+            /// (code `banned`). Wait for the `Retry-After` delay before retrying; retry with
+            /// exponential backoff. The body is the `Error` shape (our decision; the interface does
+            /// not show the body of a 429).
+            TooManyRequests(types::Error) = 429,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }

@@ -34,6 +34,7 @@ pub mod operations {
     /// - [`get_pet`](crate::Client::get_pet): Get an animal (deprecated) (`GET /pets/{petId}`)
     #[cfg(feature = "pets")]
     pub mod pets {}
+
     /// The operations of `store`.
     ///
     /// - [`list_orders`](crate::Client::list_orders): List orders (`GET /store/orders`)

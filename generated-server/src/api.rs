@@ -22,6 +22,7 @@ use crate::runtime::problem::Problem;
 /// Every method has a default answering `501 Not Implemented` with the `Error` body, so an
 /// operation the document adds later does not break an implementation written before it
 /// (the price: the compiler does not point at an operation you forgot).
+#[allow(unused_variables)]
 pub trait PetStoreApi: Send + Sync + 'static {
     /// Your error type; anything `Display` (e.g. `anyhow::Error`).
     type Error: std::fmt::Display + Send + 'static;
@@ -40,7 +41,6 @@ pub trait PetStoreApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: ListPetsParams,
     ) -> impl Future<Output = Result<ListPetsResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(ListPetsResponse::Unimplemented) }
     }
 
@@ -57,7 +57,6 @@ pub trait PetStoreApi: Send + Sync + 'static {
         params: CreatePetParams,
         body: types::NewPet,
     ) -> impl Future<Output = Result<CreatePetResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(CreatePetResponse::Unimplemented) }
     }
 
@@ -79,7 +78,6 @@ pub trait PetStoreApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: GetPetParams,
     ) -> impl Future<Output = Result<GetPetResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(GetPetResponse::Unimplemented) }
     }
 
@@ -96,7 +94,6 @@ pub trait PetStoreApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: ListOrdersParams,
     ) -> impl Future<Output = Result<ListOrdersResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(ListOrdersResponse::Unimplemented) }
     }
 
@@ -108,165 +105,161 @@ pub trait PetStoreApi: Send + Sync + 'static {
     }
 }
 
-/// Parameters of `listPets` (`GET /pets`), parsed and checked.
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct ListPetsParams {
-    /// Maximum number of animals returned (1 to 100, default 20).
-    /// (query parameter `limit`, default `20`)
-    pub limit: i32,
-    /// Returns only animals with this status.
-    /// (query parameter `status`)
-    pub status: Option<types::PetStatus>,
-}
+pub use operations_pets::*;
 
 #[cfg(feature = "pets")]
-response::answers! {
-    /// What `listPets` answers: one variant per documented status, and
-    /// [`Unimplemented`](ListPetsResponse::Unimplemented) for an implementation without the
-    /// operation.
+mod operations_pets {
+    use super::*;
+
+    /// Parameters of `listPets` (`GET /pets`), parsed and checked.
     #[derive(Debug, Clone, PartialEq)]
-    pub enum ListPetsResponse {
-        /// 200: Success. A paginated list of animals: pagination beyond `limit` is not shown by the
-        /// interface, so there is no cursor and the first `limit` matching animals are returned.
-        #[status(OK, json)]
-        Ok(types::Pets),
-        /// 400: The request is invalid: required fields missing or values invalid in the request
-        /// body, malformed JSON, or invalid query or path parameter values (code `bad_request`).
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        /// 401: Missing or invalid API key (code `unauthorized`).
-        #[status(UNAUTHORIZED, json)]
-        Unauthorized(types::Error),
-        /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned
-        /// (code `banned`). Wait for the `Retry-After` delay before retrying; retry with
-        /// exponential backoff. The body is the `Error` shape (our decision; the interface does not
-        /// show the body of a 429).
-        #[status(TOO_MANY_REQUESTS, json)]
-        TooManyRequests(types::Error),
-        #[unimplemented("listPets")]
-        Unimplemented,
+    pub struct ListPetsParams {
+        /// Maximum number of animals returned (1 to 100, default 20).
+        /// (query parameter `limit`, default `20`)
+        pub limit: i32,
+        /// Returns only animals with this status.
+        /// (query parameter `status`)
+        pub status: Option<types::PetStatus>,
     }
-}
 
-#[cfg(feature = "pets")]
-params::declare! {
-    /// Parameters of `createPet` (`POST /pets`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct CreatePetParams {}
-}
-
-#[cfg(feature = "pets")]
-response::answers! {
-    /// What `createPet` answers: one variant per documented status, and
-    /// [`Unimplemented`](CreatePetResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum CreatePetResponse {
-        /// 201: Animal added; the body carries the assigned `id`.
-        #[status(CREATED, json)]
-        Created(types::Pet),
-        /// 400: The request is invalid: required fields missing or values invalid in the request
-        /// body, malformed JSON, or invalid query or path parameter values (code `bad_request`).
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        /// 401: Missing or invalid API key (code `unauthorized`).
-        #[status(UNAUTHORIZED, json)]
-        Unauthorized(types::Error),
-        /// 409: A request with this Idempotency-Key is still running (code
-        /// `idempotency_key_in_use`); retry after `Retry-After` seconds.
-        #[status(CONFLICT, json)]
-        Conflict(types::Error),
-        /// 413: The request body is too large (code `payload_too_large`).
-        #[status(PAYLOAD_TOO_LARGE, json)]
-        PayloadTooLarge(types::Error),
-        /// 415: The request body's content type is not `application/json` (code
-        /// `unsupported_media_type`).
-        #[status(UNSUPPORTED_MEDIA_TYPE, json)]
-        UnsupportedMediaType(types::Error),
-        /// 422: This Idempotency-Key was used with a different request (code
-        /// `idempotency_key_reused`).
-        #[status(UNPROCESSABLE_ENTITY, json)]
-        UnprocessableEntity(types::Error),
-        /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned
-        /// (code `banned`). Wait for the `Retry-After` delay before retrying; retry with
-        /// exponential backoff. The body is the `Error` shape (our decision; the interface does not
-        /// show the body of a 429).
-        #[status(TOO_MANY_REQUESTS, json)]
-        TooManyRequests(types::Error),
-        #[unimplemented("createPet")]
-        Unimplemented,
+    response::answers! {
+        /// What `listPets` answers: one variant per documented status, and
+        /// [`Unimplemented`](ListPetsResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum ListPetsResponse {
+            /// 200: Success. A paginated list of animals: pagination beyond `limit` is not shown by
+            /// the interface, so there is no cursor and the first `limit` matching animals are
+            /// returned.
+            Ok(types::Pets) = json(200),
+            /// 400: The request is invalid: required fields missing or values invalid in the
+            /// request body, malformed JSON, or invalid query or path parameter values (code
+            /// `bad_request`).
+            BadRequest(types::Error) = json(400),
+            /// 401: Missing or invalid API key (code `unauthorized`).
+            Unauthorized(types::Error) = json(401),
+            /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned
+            /// (code `banned`). Wait for the `Retry-After` delay before retrying; retry with
+            /// exponential backoff. The body is the `Error` shape (our decision; the interface does
+            /// not show the body of a 429).
+            TooManyRequests(types::Error) = json(429),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("listPets"),
+        }
     }
-}
 
-#[cfg(feature = "pets")]
-params::declare! {
-    /// Parameters of `getPet` (`GET /pets/{petId}`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct GetPetParams {
-        /// The identifier of the animal.
-        /// (path parameter `petId`)
-        #[param(required, path("petId"))]
-        pub pet_id: i64,
+    params::declare! {
+        /// Parameters of `createPet` (`POST /pets`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct CreatePetParams {}
     }
-}
 
-#[cfg(feature = "pets")]
-response::answers! {
-    /// What `getPet` answers: one variant per documented status, and
-    /// [`Unimplemented`](GetPetResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum GetPetResponse {
-        /// 200: The animal exists.
-        #[status(OK, json)]
-        Ok(types::Pet),
-        /// 400: `petId` is not an int64 (code `bad_request`).
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        /// 401: Missing or invalid API key (code `unauthorized`).
-        #[status(UNAUTHORIZED, json)]
-        Unauthorized(types::Error),
-        /// 404: The requested animal could not be found (code `not_found`).
-        #[status(NOT_FOUND, json)]
-        NotFound(types::Error),
-        /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned
-        /// (code `banned`). Wait for the `Retry-After` delay before retrying.
-        #[status(TOO_MANY_REQUESTS, json)]
-        TooManyRequests(types::Error),
-        #[unimplemented("getPet")]
-        Unimplemented,
+    response::answers! {
+        /// What `createPet` answers: one variant per documented status, and
+        /// [`Unimplemented`](CreatePetResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum CreatePetResponse {
+            /// 201: Animal added; the body carries the assigned `id`.
+            Created(types::Pet) = json(201),
+            /// 400: The request is invalid: required fields missing or values invalid in the
+            /// request body, malformed JSON, or invalid query or path parameter values (code
+            /// `bad_request`).
+            BadRequest(types::Error) = json(400),
+            /// 401: Missing or invalid API key (code `unauthorized`).
+            Unauthorized(types::Error) = json(401),
+            /// 409: A request with this Idempotency-Key is still running (code
+            /// `idempotency_key_in_use`); retry after `Retry-After` seconds.
+            Conflict(types::Error) = json(409),
+            /// 413: The request body is too large (code `payload_too_large`).
+            PayloadTooLarge(types::Error) = json(413),
+            /// 415: The request body's content type is not `application/json` (code
+            /// `unsupported_media_type`).
+            UnsupportedMediaType(types::Error) = json(415),
+            /// 422: This Idempotency-Key was used with a different request (code
+            /// `idempotency_key_reused`).
+            UnprocessableEntity(types::Error) = json(422),
+            /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned
+            /// (code `banned`). Wait for the `Retry-After` delay before retrying; retry with
+            /// exponential backoff. The body is the `Error` shape (our decision; the interface does
+            /// not show the body of a 429).
+            TooManyRequests(types::Error) = json(429),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("createPet"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `getPet` (`GET /pets/{petId}`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct GetPetParams {
+            /// The identifier of the animal.
+            /// (path parameter `petId`)
+            #[param(required, path("petId"))]
+            pub pet_id: i64,
+        }
+    }
+
+    response::answers! {
+        /// What `getPet` answers: one variant per documented status, and
+        /// [`Unimplemented`](GetPetResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GetPetResponse {
+            /// 200: The animal exists.
+            Ok(types::Pet) = json(200),
+            /// 400: `petId` is not an int64 (code `bad_request`).
+            BadRequest(types::Error) = json(400),
+            /// 401: Missing or invalid API key (code `unauthorized`).
+            Unauthorized(types::Error) = json(401),
+            /// 404: The requested animal could not be found (code `not_found`).
+            NotFound(types::Error) = json(404),
+            /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned
+            /// (code `banned`). Wait for the `Retry-After` delay before retrying.
+            TooManyRequests(types::Error) = json(429),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("getPet"),
+        }
     }
 }
 
 #[cfg(feature = "store")]
-params::declare! {
-    /// Parameters of `listOrders` (`GET /store/orders`): none yet; one the document adds becomes a
-    /// field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct ListOrdersParams {}
-}
+pub use operations_store::*;
 
 #[cfg(feature = "store")]
-response::answers! {
-    /// What `listOrders` answers: one variant per documented status, and
-    /// [`Unimplemented`](ListOrdersResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum ListOrdersResponse {
-        /// 200: The orders, as a JSON array of free-form objects.
-        #[status(OK, json)]
-        Ok(types::Orders),
-        /// 401: Missing or invalid API key (code `unauthorized`).
-        #[status(UNAUTHORIZED, json)]
-        Unauthorized(types::Error),
-        /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned
-        /// (code `banned`). Wait for the `Retry-After` delay before retrying; retry with
-        /// exponential backoff. The body is the `Error` shape (our decision; the interface does not
-        /// show the body of a 429).
-        #[status(TOO_MANY_REQUESTS, json)]
-        TooManyRequests(types::Error),
-        #[unimplemented("listOrders")]
-        Unimplemented,
+mod operations_store {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `listOrders` (`GET /store/orders`): none yet; one the document adds
+        /// becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct ListOrdersParams {}
+    }
+
+    response::answers! {
+        /// What `listOrders` answers: one variant per documented status, and
+        /// [`Unimplemented`](ListOrdersResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum ListOrdersResponse {
+            /// 200: The orders, as a JSON array of free-form objects.
+            Ok(types::Orders) = json(200),
+            /// 401: Missing or invalid API key (code `unauthorized`).
+            Unauthorized(types::Error) = json(401),
+            /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned
+            /// (code `banned`). Wait for the `Retry-After` delay before retrying; retry with
+            /// exponential backoff. The body is the `Error` shape (our decision; the interface does
+            /// not show the body of a 429).
+            TooManyRequests(types::Error) = json(429),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("listOrders"),
+        }
     }
 }

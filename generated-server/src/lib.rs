@@ -53,6 +53,7 @@ pub mod operations {
     /// - [`get_pet`](crate::PetStoreApi::get_pet): Get an animal (deprecated) (`GET /pets/{petId}`)
     #[cfg(feature = "pets")]
     pub mod pets {}
+
     /// The operations of `store`.
     ///
     /// - [`list_orders`](crate::PetStoreApi::list_orders): List orders (`GET /store/orders`)

@@ -162,168 +162,184 @@ pub fn rate_limit_policy() -> RateLimitPolicy {
     }
 }
 
-/// `GET /pets`: see [`PetStoreApi::list_pets`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
 #[cfg(feature = "pets")]
-fn handle_list_pets<A: PetStoreApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, parts, _body| async move {
+use operations_pets::*;
+
+#[cfg(feature = "pets")]
+mod operations_pets {
+    use super::*;
+
+    /// `GET /pets`: see [`PetStoreApi::list_pets`]. Authorizes, reads and checks the request, then
+    /// calls the implementation.
+    pub(super) fn handle_list_pets<A: PetStoreApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, parts, _body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["bearerAuth"]],
+                )?;
+                let params = {
+                    let mut errors = Violations::new();
+                    let raw = RawParams::from_parts(&parts, PathParams::none());
+                    let limit: i32 = raw
+                        .optional(Location::Query, "limit", &mut errors)
+                        .unwrap_or(20);
+                    let status: Option<types::PetStatus> = raw
+                        .optional(Location::Query, "status", &mut errors);
+                    let out = &mut errors;
+                    {
+                        let value = &limit;
+                        let at = "query/limit";
+                        validate::check_minimum(*value, 1, false, at, out);
+                        validate::check_maximum(*value, 100, false, at, out);
+                    }
+                    errors.check()?;
+                    ListPetsParams { limit, status }
+                };
+                let ctx = RequestContext::new("listPets", scheme, parts);
+                let outcome = A::list_pets(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+
+    /// `POST /pets`: see [`PetStoreApi::create_pet`].
+    pub(super) fn handle_create_pet<A: PetStoreApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        let (parts, body) = request.into_parts();
+        let rt = Runtime::from_parts(&parts);
+        let body_limit = rt.body_limit();
+        let has_key = idempotency::has_key(&parts);
+        let key_checked = if has_key {
+            {
+                let mut errors = Violations::new();
+                let raw = RawParams::from_parts(&parts, PathParams::none());
+                let key: Option<String> = raw
+                    .optional(Location::Header, "Idempotency-Key", &mut errors);
+                let out = &mut errors;
+                if let Some(value) = &key {
+                    let at = "header/Idempotency-Key";
+                    validate::check_pattern(
+                        value,
+                        "^(\"[!#-\\[\\]-~]{1,255}\"|[!#-\\[\\]-~]{1,255})$",
+                        at,
+                        out,
+                    );
+                }
+                errors.check().map_err(Box::new)
+            }
+        } else {
+            Ok(())
+        };
+        let replayable = has_key && key_checked.is_ok();
+        idempotency::serve_replayable(
+            rt,
+            "createPet",
+            replayable,
+            parts,
+            body,
+            &[],
+            move |parts, body| {
+                serve_create_pet(api, body_limit, key_checked, parts, body)
+            },
+        )
+    }
+
+    /// Authorizes, reads and checks a `createPet` request, then calls the implementation.
+    fn serve_create_pet<A: PetStoreApi>(
+        api: Arc<A>,
+        body_limit: usize,
+        key_checked: Result<(), Box<Problem>>,
+        parts: http::request::Parts,
+        body: Body,
+    ) -> impl Future<Output = Result<Response, Problem>> + Send {
+        async move {
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
+            key_checked.map_err(|problem| *problem)?;
+            let params = CreatePetParams {};
+            let body = body::read_json::<types::NewPet>(&parts, body, body_limit, true)
+                .await?;
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+            let ctx = RequestContext::new("createPet", scheme, parts);
+            let outcome = A::create_pet(&api, &ctx, params, body).await;
+            response::answer(outcome, |error| api.handle_error(&ctx, error))
+        }
+    }
+
+    /// `GET /pets/{petId}`: see [`PetStoreApi::get_pet`].
+    pub(super) fn handle_get_pet<A: PetStoreApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        const RETIREMENT: Retirement = Retirement {
+            operation: "getPet",
+            at: 1922659200,
+            day: "2030-12-05",
+            replacement: Some("listPets"),
+        };
+        let (parts, body) = request.into_parts();
+        let rt = Runtime::from_parts(&parts);
+        let sunset = rt.check_sunset(&RETIREMENT);
+        let serve = serve_get_pet(api, parts, body);
+        rt.reply_to_checked(
+            sunset,
+            serve,
+            &[
+                ("deprecation", "@1795305600"),
+                ("sunset", "Thu, 05 Dec 2030 00:00:00 GMT"),
+                ("link", "</v1/pets>; rel=\"successor-version\""),
+            ],
+        )
+    }
+
+    /// Authorizes, reads and checks a `getPet` request, then calls the implementation.
+    fn serve_get_pet<A: PetStoreApi>(
+        api: Arc<A>,
+        mut parts: http::request::Parts,
+        _body: Body,
+    ) -> impl Future<Output = Result<Response, Problem>> + Send {
+        async move {
             let scheme = auth::authorize_scheme(
                 parts.extensions.get(),
                 &[&["bearerAuth"]],
             )?;
             let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let limit: i32 = raw
-                    .optional(Location::Query, "limit", &mut errors)
-                    .unwrap_or(20);
-                let status: Option<types::PetStatus> = raw
-                    .optional(Location::Query, "status", &mut errors);
-                let out = &mut errors;
-                {
-                    let value = &limit;
-                    let at = "query/limit";
-                    validate::check_minimum(*value, 1, false, at, out);
-                    validate::check_maximum(*value, 100, false, at, out);
-                }
-                errors.check()?;
-                ListPetsParams { limit, status }
+                let path = params::path_params(&mut parts).await?;
+                let raw = RawParams::from_parts(&parts, path);
+                params::read(&raw)?
             };
-            let ctx = RequestContext::new("listPets", scheme, parts);
-            let outcome = A::list_pets(&api, &ctx, params).await;
+            let ctx = RequestContext::new("getPet", scheme, parts);
+            #[allow(deprecated)]
+            let outcome = A::get_pet(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-/// `POST /pets`: see [`PetStoreApi::create_pet`].
-#[cfg(feature = "pets")]
-fn handle_create_pet<A: PetStoreApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let body_limit = rt.body_limit();
-    let has_key = idempotency::has_key(&parts);
-    let key_checked = if has_key {
-        {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let key: Option<String> = raw
-                .optional(Location::Header, "Idempotency-Key", &mut errors);
-            let out = &mut errors;
-            if let Some(value) = &key {
-                let at = "header/Idempotency-Key";
-                validate::check_pattern(
-                    value,
-                    "^(\"[!#-\\[\\]-~]{1,255}\"|[!#-\\[\\]-~]{1,255})$",
-                    at,
-                    out,
-                );
-            }
-            errors.check().map_err(Box::new)
         }
-    } else {
-        Ok(())
-    };
-    let replayable = has_key && key_checked.is_ok();
-    idempotency::serve_replayable(
-        rt,
-        "createPet",
-        replayable,
-        parts,
-        body,
-        &[],
-        move |parts, body| {
-            serve_create_pet(api, body_limit, key_checked, parts, body)
-        },
-    )
-}
-
-/// Authorizes, reads and checks a `createPet` request, then calls the implementation.
-#[cfg(feature = "pets")]
-fn serve_create_pet<A: PetStoreApi>(
-    api: Arc<A>,
-    body_limit: usize,
-    key_checked: Result<(), Box<Problem>>,
-    parts: http::request::Parts,
-    body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        key_checked.map_err(|problem| *problem)?;
-        let params = CreatePetParams {};
-        let body = body::read_json::<types::NewPet>(&parts, body, body_limit, true)
-            .await?;
-        let Some(body) = body else {
-            return Err(Problem::bad_request("the request body is required"));
-        };
-        let ctx = RequestContext::new("createPet", scheme, parts);
-        let outcome = A::create_pet(&api, &ctx, params, body).await;
-        response::answer(outcome, |error| api.handle_error(&ctx, error))
-    }
-}
-
-/// `GET /pets/{petId}`: see [`PetStoreApi::get_pet`].
-#[cfg(feature = "pets")]
-fn handle_get_pet<A: PetStoreApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    const RETIREMENT: Retirement = Retirement {
-        operation: "getPet",
-        at: 1922659200,
-        day: "2030-12-05",
-        replacement: Some("listPets"),
-    };
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let sunset = rt.check_sunset(&RETIREMENT);
-    let serve = serve_get_pet(api, parts, body);
-    rt.reply_to_checked(
-        sunset,
-        serve,
-        &[
-            ("deprecation", "@1795305600"),
-            ("sunset", "Thu, 05 Dec 2030 00:00:00 GMT"),
-            ("link", "</v1/pets>; rel=\"successor-version\""),
-        ],
-    )
-}
-
-/// Authorizes, reads and checks a `getPet` request, then calls the implementation.
-#[cfg(feature = "pets")]
-fn serve_get_pet<A: PetStoreApi>(
-    api: Arc<A>,
-    mut parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = {
-            let path = params::path_params(&mut parts).await?;
-            let raw = RawParams::from_parts(&parts, path);
-            params::read(&raw)?
-        };
-        let ctx = RequestContext::new("getPet", scheme, parts);
-        #[allow(deprecated)]
-        let outcome = A::get_pet(&api, &ctx, params).await;
-        response::answer(outcome, |error| api.handle_error(&ctx, error))
     }
 }
 
 #[cfg(feature = "store")]
-layer::handler! {
-    /// `GET /store/orders`: see [`PetStoreApi::list_orders`]. Authorizes and reads the request,
-    /// then calls the implementation.
-    fn handle_list_orders<A: PetStoreApi>() {
-        call(A::list_orders, "listOrders", &[&["bearerAuth"]])
+use operations_store::*;
+
+#[cfg(feature = "store")]
+mod operations_store {
+    use super::*;
+
+    layer::handler! {
+        /// `GET /store/orders`: see [`PetStoreApi::list_orders`]. Authorizes and reads the request,
+        /// then calls the implementation.
+        pub(super) fn handle_list_orders<A: PetStoreApi>() {
+            call(A::list_orders, "listOrders", &[&["bearerAuth"]])
+        }
     }
 }

@@ -459,20 +459,6 @@ pub fn status_variant(code: u16) -> String {
     reason.to_string()
 }
 
-/// The name of `http::StatusCode`'s constant for a code, when it has one (`404` → `NOT_FOUND`).
-pub fn status_const(code: u16) -> Option<String> {
-    let variant = status_variant(code);
-    if variant.starts_with("Status") || code == 418 {
-        return None;
-    }
-    Some(match code {
-        413 => "PAYLOAD_TOO_LARGE".into(),
-        414 => "URI_TOO_LONG".into(),
-        505 => "HTTP_VERSION_NOT_SUPPORTED".into(),
-        _ => variant.to_shouty_snake_case(),
-    })
-}
-
 /// The variant name for a status range such as `4XX`.
 pub fn range_variant(class: u8) -> String {
     match class {
@@ -558,6 +544,36 @@ pub fn framework_plain_name(id: &str, method: &str, path: &str) -> Option<String
         .and_then(|p| p.strip_suffix("Using"))
         .filter(|p| !p.is_empty())
         .map(str::to_owned)
+}
+
+/// The private module that holds the items of the operations a set of cargo features compiles
+/// (`["pets"]` → `operations_pets`, `["2010-04-01"]` → `operations_2010_04_01`, `["a", "b"]`
+/// → `operations_a_or_b`): a prefix, as a feature may begin with a digit, and one no tag's own
+/// name can collide with; a name `taken` already (a tag `a-or-b` beside the pair) gets a
+/// number.
+pub fn feature_module(features: &[String], taken: &[String]) -> String {
+    let words: Vec<String> = features
+        .iter()
+        .map(|f| {
+            f.chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        '_'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let name = format!("operations_{}", words.join("_or_"));
+    let mut unique = name.clone();
+    let mut n = 2;
+    while taken.contains(&unique) {
+        unique = format!("{name}_{n}");
+        n += 1;
+    }
+    unique
 }
 
 #[cfg(test)]
@@ -759,5 +775,22 @@ mod tests {
         assert_eq!(operation_from_route("POST", "/"), "post_root");
         assert_eq!(status_variant(404), "NotFound");
         assert_eq!(status_variant(299), "Status299");
+    }
+
+    #[test]
+    fn a_feature_module_is_an_identifier_whatever_the_feature() {
+        let owned = |f: &[&str]| f.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let names = |f: &[&str]| feature_module(&owned(f), &[]);
+        assert_eq!(names(&["pets"]), "operations_pets");
+        assert_eq!(names(&["2010-04-01"]), "operations_2010_04_01");
+        assert_eq!(
+            names(&["rate-limit", "users"]),
+            "operations_rate_limit_or_users"
+        );
+        let taken = owned(&["operations_a_or_b"]);
+        assert_eq!(
+            feature_module(&owned(&["a-or-b"]), &taken),
+            "operations_a_or_b_2"
+        );
     }
 }

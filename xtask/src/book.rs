@@ -49,7 +49,7 @@ const EXCERPTS: &[(&str, &str, &str, bool)] = &[
     (
         "list-orders-handler.rs",
         "generated-server/src/router.rs",
-        "fn handle_list_orders<",
+        "pub(super) fn handle_list_orders<",
         true,
     ),
     (

@@ -226,12 +226,28 @@ pub fn client_rs(api: &Api, crate_name: &str) -> TokenStream {
     });
     let credential_setters = api.security_schemes.iter().map(credential_setter);
     // Each operation's methods and types compile under its features (`lower::features`).
-    let methods = api.operations.iter().enumerate().map(|(i, op)| {
+    // A tag's methods are one `impl` block under the tag's feature (a `#[cfg]` once, not on
+    // every method); the methods every build compiles are in the first block.
+    let groups = super::gates::grouped(api.operations.iter().enumerate().map(|(i, op)| {
         let example = super::usage::client_call(api, op, &krate);
         let one = method(op, Some(&example));
         let twin = method::multipart_twin(op);
         let stream = op.pagination.as_ref().map(|p| stream_method(op, p));
-        super::gates::items(quote!(#one #twin #stream), api.features.of_operation(i))
+        (api.features.of_operation(i), quote!(#one #twin #stream))
+    }));
+    let methods = groups
+        .iter()
+        .filter(|(features, _)| features.is_none())
+        .map(|(_, methods)| methods);
+    let gated_methods = groups.iter().filter_map(|(features, methods)| {
+        let features = (*features)?;
+        let cfg = super::gates::cfg(Some(features));
+        let docs = doc(&[super::gates::group_doc(features)]);
+        Some(quote! {
+            #docs
+            #cfg
+            impl Client { #methods }
+        })
     });
     // Only operations send requests; a document without any has no use for the schemes.
     let security_schemes = (!api.operations.is_empty()).then(|| {
@@ -243,11 +259,16 @@ pub fn client_rs(api: &Api, crate_name: &str) -> TokenStream {
     let with_schemes = security_schemes
         .is_some()
         .then(|| quote!(.with_schemes(SECURITY_SCHEMES)));
-    let op_types = api
-        .operations
-        .iter()
-        .enumerate()
-        .map(|(i, op)| super::gates::items(operation_types(op), api.features.of_operation(i)));
+    // Each operation's types, a tag's in one module under its feature.
+    let op_types = super::gates::modules(
+        super::gates::grouped(
+            api.operations
+                .iter()
+                .enumerate()
+                .map(|(i, op)| (api.features.of_operation(i), operation_types(op))),
+        ),
+        quote!(pub),
+    );
     let allowances = super::gates::allowances(&api.features.features);
     let mut body = quote! {
 
@@ -392,7 +413,9 @@ pub fn client_rs(api: &Api, crate_name: &str) -> TokenStream {
             #(#methods)*
         }
 
-        #(#op_types)*
+        #(#gated_methods)*
+
+        #op_types
     };
     let uses = super::imports([&mut body], CLIENT_IMPORTS);
     quote! {

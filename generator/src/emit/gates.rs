@@ -80,6 +80,63 @@ pub fn items(items: TokenStream, features: Option<&[String]>) -> TokenStream {
     out
 }
 
+/// `parts` gathered by the features that compile them, each set once, in the order each set
+/// first comes (an empty set is `None`, compiled always): a tag's methods in one `impl` block
+/// under one `#[cfg]` rather than a `#[cfg]` on each.
+pub fn grouped<'a>(
+    parts: impl Iterator<Item = (Option<&'a [String]>, TokenStream)>,
+) -> Vec<(Option<&'a [String]>, TokenStream)> {
+    let mut groups: Vec<(Option<&'a [String]>, TokenStream)> = Vec::new();
+    for (features, part) in parts {
+        let features = features.filter(|f| !f.is_empty());
+        match groups.iter_mut().find(|(f, _)| *f == features) {
+            Some((_, tokens)) => tokens.extend(part),
+            None => groups.push((features, part)),
+        }
+    }
+    groups
+}
+
+/// Grouped items (see [`grouped`]) printed: those every build compiles as they are; each set
+/// of features' in a private module under its `#[cfg]`, its items re-exported where they would
+/// have been (`pub use operations_pets::*`), so a `#[cfg]` is written once per tag rather than
+/// on every item. The module sees what the file imports (`use super::*`); `vis` is the
+/// re-export's (`pub` for types, nothing for the router's handlers).
+pub fn modules(groups: Vec<(Option<&[String]>, TokenStream)>, vis: TokenStream) -> TokenStream {
+    let mut out = TokenStream::new();
+    let mut taken: Vec<String> = Vec::new();
+    for (features, items) in groups {
+        let Some(features) = features else {
+            out.extend(items);
+            continue;
+        };
+        let cfg = cfg(Some(features));
+        let name = crate::naming::feature_module(features, &taken);
+        taken.push(name.clone());
+        let name = crate::emit::ident(&name);
+        out.extend(quote! {
+            #cfg
+            #vis use #name::*;
+            #cfg
+            mod #name {
+                use super::*;
+                #items
+            }
+        });
+    }
+    out
+}
+
+/// What an `impl` block of one set of features says of itself: "Operations of the `pets`
+/// feature."
+pub fn group_doc(features: &[String]) -> String {
+    let names: Vec<String> = features.iter().map(|f| format!("`{f}`")).collect();
+    match names.as_slice() {
+        [one] => format!("The operations of the {one} feature."),
+        _ => format!("The operations of the features {}.", names.join(", ")),
+    }
+}
+
 /// `#[cfg(feature = "a")]` (`any(…)` of several features); `None` for an item every build
 /// compiles. Also what an array element or a match arm of one operation is put under.
 pub fn cfg(features: Option<&[String]>) -> Option<TokenStream> {

@@ -381,8 +381,9 @@ fn print_items(tokens: &[proc_macro2::TokenTree]) -> syn::Result<String> {
             } else {
                 vec![input.parse::<syn::Item>()?]
             };
-            if let [syn::Item::Macro(call)] = items.as_slice()
-                && let Some(printed) = print_item_macro(call)
+            if let [item @ (syn::Item::Macro(_) | syn::Item::Mod(_))] = items.as_slice()
+                && attrs.is_empty()
+                && let Some(printed) = print_nested(item)
             {
                 text.push_str(&printed);
             } else if !(items.is_empty() && attrs.is_empty()) {
@@ -400,6 +401,59 @@ fn print_items(tokens: &[proc_macro2::TokenTree]) -> syn::Result<String> {
     };
     print.parse2(tokens.iter().cloned().collect())?;
     Ok(text)
+}
+
+/// An item that holds declarations prettyplease would print as a run of tokens: a macro call
+/// in braces ([`print_item_macro`]), or a module holding one (a tag's items, under its
+/// feature), printed item by item inside its braces. `None`: an item prettyplease prints
+/// well itself.
+fn print_nested(item: &syn::Item) -> Option<String> {
+    match item {
+        syn::Item::Macro(call) => print_item_macro(call),
+        syn::Item::Mod(module) => {
+            let (brace, items) = module.content.as_ref()?;
+            if !items
+                .iter()
+                .any(|i| matches!(i, syn::Item::Macro(_) | syn::Item::Mod(_)))
+            {
+                return None;
+            }
+            let mut empty = module.clone();
+            empty.content = Some((*brace, Vec::new()));
+            let head = prettyplease::unparse(&syn::File {
+                shebang: None,
+                frontmatter: None,
+                attrs: Vec::new(),
+                items: vec![syn::Item::Mod(empty)],
+            });
+            let head = head.trim_end().strip_suffix("{}")?;
+            let mut out = format!("{head}{{\n");
+            for (i, inner) in items.iter().enumerate() {
+                // A blank line between items, as at the top level.
+                if i > 0 {
+                    out.push('\n');
+                }
+                let printed = print_nested(inner).unwrap_or_else(|| {
+                    prettyplease::unparse(&syn::File {
+                        shebang: None,
+                        frontmatter: None,
+                        attrs: Vec::new(),
+                        items: vec![inner.clone()],
+                    })
+                });
+                for line in printed.lines() {
+                    if !line.is_empty() {
+                        out.push_str("    ");
+                    }
+                    out.push_str(line);
+                    out.push('\n');
+                }
+            }
+            out.push_str("}\n");
+            Some(out)
+        }
+        _ => None,
+    }
 }
 
 /// A macro call in braces whose body is one item (the runtime's `object::json! { struct … }`),

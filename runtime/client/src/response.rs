@@ -207,13 +207,17 @@ impl Raw {
     }
 }
 
-/// Declares an operation's error enum: the enum as written, each variant under the status
-/// it stands for, `#[status(404)]`, `#[status(400..=499)]` (a range, less the codes that have
-/// variants of their own), `#[status(default)]`, with `, text` when its body is read as text
-/// rather than JSON (the variant then holds a `String`), or `#[status(undocumented)]` (an
-/// error status the document does not list, read as its error type when it fits). Above the
-/// enum, `#[gone("operationId", "replacementId")]` (the replacement optional) when the
-/// operation has a sunset date: a 410 is [`Error::Gone`].
+/// Declares an operation's error enum: the enum as written, each variant with the status
+/// it stands for as its discriminant, `NotFound(types::Error) = 404`, `= 400..=499` (a
+/// range, less the codes that have variants of their own), `= default`, or `= undocumented`
+/// (an error status the document does not list, read as its error type when it fits), with
+/// `as text` after it when the body is read as text rather than JSON (the variant then holds
+/// a `String`). Above the enum, `#[gone("operationId", "replacementId")]` (the replacement
+/// optional) when the operation has a sunset date: a 410 is [`Error::Gone`].
+///
+/// The status is written where a discriminant goes because it is what the variant stands
+/// for, on the variant's own line; the expansion has no discriminants (the variants hold
+/// bodies).
 ///
 /// It expands to the enum, deriving `Debug`, `Clone`, `PartialEq` and `Serialize` (untagged:
 /// a variant writes the body the server sent), `non_exhaustive` (an error status the document
@@ -225,11 +229,9 @@ impl Raw {
 ///     #[gone("getPet", "listPets")]
 ///     pub enum GetPetError {
 ///         /// 404: No such animal.
-///         #[status(404)]
-///         NotFound(types::Error),
+///         NotFound(types::Error) = 404,
 ///         /// 5XX: The server failed; its message as text.
-///         #[status(500..=599, text)]
-///         ServerError(String),
+///         ServerError(String) = 500..=599 as text,
 ///     }
 /// }
 /// ```
@@ -244,8 +246,7 @@ macro_rules! __apigen_errors {
         $vis:vis enum $name:ident {
             $(
                 $(#[doc = $variant_doc:literal])*
-                #[status($($status:tt)*)]
-                $variant:ident($ty:ty $(,)?),
+                $variant:ident($ty:ty $(,)?) = $status:tt $(..= $high:literal)? $(as $how:ident)?,
             )*
         }
     ) => {
@@ -264,14 +265,14 @@ macro_rules! __apigen_errors {
             ) -> crate::runtime::error::Error<Self> {
                 // Codes, then ranges, then the sunset's 410, then `default` (or an
                 // undocumented error): a code inside a range is its own variant's.
-                $($crate::__apigen_errors!(@code raw, $variant, $($status)*);)*
-                $($crate::__apigen_errors!(@range raw, $variant, $($status)*);)*
+                $($crate::__apigen_errors!(@code raw, $variant, $status $(..= $high)? $(, $how)?);)*
+                $($crate::__apigen_errors!(@range raw, $variant, $status $(..= $high)? $(, $how)?);)*
                 $(
                     if raw.status == 410 {
                         return raw.gone($operation, $crate::__apigen_errors!(@some $($replacement)?));
                     }
                 )?
-                $crate::__apigen_errors!(@rest raw, [$([$variant, $($status)*])*])
+                $crate::__apigen_errors!(@rest raw, [$([$variant, $status $(..= $high)? $(, $how)?])*])
             }
         }
     };

@@ -83,17 +83,13 @@ errors! {
     #[gone("getPet", "listPets")]
     pub enum GetPetError {
         /// 404: No such animal.
-        #[status(404)]
-        NotFound(Problem),
+        NotFound(Problem) = 404,
         /// 4XX: Any other client error.
-        #[status(400..=499)]
-        ClientError(Problem),
+        ClientError(Problem) = 400..=499,
         /// 302: Elsewhere, said in text.
-        #[status(302, text)]
-        Found(String),
+        Found(String) = 302 as text,
         /// Anything else.
-        #[status(default, text)]
-        Default(String),
+        Default(String) = default as text,
     }
 }
 
@@ -101,10 +97,8 @@ errors! {
     /// Errors the document does not list, read as its error type when they are one.
     pub enum ListPetsError {
         /// 401: No key.
-        #[status(401)]
-        Unauthorized(Problem),
-        #[status(undocumented)]
-        Undocumented(Problem),
+        Unauthorized(Problem) = 401,
+        Undocumented(Problem) = undocumented,
     }
 }
 
@@ -186,8 +180,7 @@ errors! {
     #[gone("getPet", "listPets")]
     pub enum GetPetSunsetError {
         /// 404: No such animal.
-        #[status(404)]
-        NotFound(Problem),
+        NotFound(Problem) = 404,
     }
 }
 

@@ -631,7 +631,7 @@ where
 /// }
 /// ```
 ///
-/// The function's attributes (`#[cfg]`, `#[allow(deprecated)]`, docs) are kept. Names the
+/// The function's attributes (`#[cfg]`, `#[allow(deprecated)]`, docs) and visibility are kept. Names the
 /// runtime as `crate::runtime`, where generated crates have it.
 #[doc(hidden)]
 #[macro_export]
@@ -640,12 +640,12 @@ where
 macro_rules! __apigen_handler {
     (
         $(#[$meta:meta])*
-        fn $name:ident<A: $api:path $(,)?>() {
+        $vis:vis fn $name:ident<A: $api:path $(,)?>() {
             $entry:ident(A::$method:ident, $($arg:expr),+ $(,)?)
         }
     ) => {
         $(#[$meta])*
-        fn $name<A: $api>(
+        $vis fn $name<A: $api>(
             api: std::sync::Arc<A>,
             request: axum::extract::Request,
         ) -> impl std::future::Future<Output = axum::response::Response> + Send {

@@ -220,21 +220,20 @@ pub fn answer<R: IntoHttp, E>(
     }
 }
 
-/// Declares what an operation answers: the `…Response` enum as written, each variant under
-/// the status it stands for and how its body is written, and the last one, under
-/// `#[unimplemented("operationId")]`, what the trait's default method answers (501; the
-/// macro writes its documentation). It
+/// Declares what an operation answers: the `…Response` enum as written, each variant with
+/// how it is written as its discriminant, and the last one, `= unimplemented("operationId")`,
+/// what the trait's default method answers (501 with the `Error` body, code
+/// `not_implemented`). It
 /// expands to the enum (`#[allow(clippy::large_enum_variant)]`, `#[non_exhaustive]`: a status
-/// the document adds later is a new variant) and its [`IntoHttp`], which writes the body
-/// first, then the status, then the variant's headers.
+/// the document adds later is a new variant; no discriminants, the variants hold values) and
+/// its [`IntoHttp`], which writes the body first, then the status, then the variant's headers.
 ///
-/// A variant's `#[status(…)]`: the status, a `StatusCode` constant's name (`OK`,
-/// `NOT_FOUND`), a code without one (`299`), or `held` (a range or `default`: the variant's
-/// first field is the status); then how the body is written, if there is one: `json`,
-/// `json_as = "application/problem+json"` (JSON under the document's own media type),
-/// `text = "text/plain"`, `bytes = "image/png"`, `events` (Server-Sent Events of JSON),
-/// `events_text`, `json_lines = "application/jsonl"`; then `headers` when its last field is the
-/// answer's headers struct (written by its `write`).
+/// A variant's discriminant names how its body is written, `json`, `json_as` (JSON under the
+/// document's own media type), `text`, `bytes`, `events` (Server-Sent Events of JSON),
+/// `events_text`, `json_lines`, or `empty` (no body), then in parentheses the status (a code,
+/// or `held` for a range or `default`: the variant's first field is the status), the media
+/// type where the kind takes one, and `headers` when the variant's last field is the answer's
+/// headers struct (written by its `write`). A code is checked when the crate compiles.
 ///
 /// ```ignore
 /// response::answers! {
@@ -242,13 +241,13 @@ pub fn answer<R: IntoHttp, E>(
 ///     #[derive(Debug, Clone, PartialEq)]
 ///     pub enum GetPetResponse {
 ///         /// 200: The animal.
-///         #[status(OK, json)]
-///         Ok(types::Pet),
+///         Ok(types::Pet) = json(200),
+///         /// 201: Made, with its `Location`.
+///         Created(types::Pet, CreatedHeaders) = json(201, headers),
 ///         /// 5XX: Anything else, as text.
-///         #[status(held, text = "text/plain")]
-///         ServerError(http::StatusCode, String),
-///         #[unimplemented("getPet")]
-///         Unimplemented,
+///         ServerError(http::StatusCode, String) = text(held, "text/plain"),
+///         /// 501: The implementation does not offer the operation.
+///         Unimplemented = unimplemented("getPet"),
 ///     }
 /// }
 /// ```
@@ -263,11 +262,8 @@ macro_rules! __apigen_answers {
         $vis:vis enum $name:ident {
             $(
                 $(#[doc = $variant_doc:literal])*
-                #[status($($how:tt)*)]
-                $variant:ident $(($($field:ty),+ $(,)?))?,
+                $variant:ident $(($($field:ty),+ $(,)?))? = $kind:ident($($how:tt)*),
             )*
-            #[unimplemented($operation:literal)]
-            $unimplemented:ident,
         }
     ) => {
         $(#[doc = $doc])*
@@ -276,9 +272,6 @@ macro_rules! __apigen_answers {
         #[non_exhaustive]
         $vis enum $name {
             $($(#[doc = $variant_doc])* $variant $(($($field),+))?,)*
-            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-            /// method answers.
-            $unimplemented,
         }
 
         impl crate::runtime::response::IntoHttp for $name {
@@ -289,81 +282,95 @@ macro_rules! __apigen_answers {
                 // arm's pattern and expression (two expansions) name the same bindings.
                 match self {
                     $(
-                        $crate::__apigen_answers!(@pattern $variant [$($how)*] (status body headers))
-                            => $crate::__apigen_answers!(@write [$($how)*] (status body headers)),
+                        $crate::__apigen_answers!(@pattern $variant $kind [$($how)*] (status body headers))
+                            => $crate::__apigen_answers!(@write $kind [$($how)*] (status body headers)),
                     )*
-                    Self::$unimplemented => {
-                        Err(crate::runtime::problem::Problem::not_implemented($operation))
-                    }
                 }
             }
         }
     };
 
-    // The variant's pattern: its status (`held`), body and headers, as it holds them.
-    (@pattern $v:ident [held $(, $($rest:tt)*)?] ($s:ident $b:ident $h:ident)) => {
-        $crate::__apigen_answers!(@pattern_rest $v [$($($rest)*)?] ($s,) ($b $h))
+    // The variant's pattern: the status it holds (`held`), its body and its headers.
+    (@pattern $v:ident unimplemented [$operation:literal] $binds:tt) => { Self::$v };
+    (@pattern $v:ident empty [held] ($s:ident $b:ident $h:ident)) => { Self::$v($s) };
+    (@pattern $v:ident empty [held, headers] ($s:ident $b:ident $h:ident)) => { Self::$v($s, $h) };
+    (@pattern $v:ident empty [$code:tt] ($s:ident $b:ident $h:ident)) => { Self::$v };
+    (@pattern $v:ident empty [$code:tt, headers] ($s:ident $b:ident $h:ident)) => { Self::$v($h) };
+    (@pattern $v:ident $kind:ident [held, $media:literal, headers] ($s:ident $b:ident $h:ident)) => {
+        Self::$v($s, $b, $h)
     };
-    (@pattern $v:ident [$code:tt $(, $($rest:tt)*)?] ($s:ident $b:ident $h:ident)) => {
-        $crate::__apigen_answers!(@pattern_rest $v [$($($rest)*)?] () ($b $h))
+    (@pattern $v:ident $kind:ident [held, headers] ($s:ident $b:ident $h:ident)) => {
+        Self::$v($s, $b, $h)
     };
-    (@pattern_rest $v:ident [] () $binds:tt) => { Self::$v };
-    (@pattern_rest $v:ident [] ($($s:ident,)?) $binds:tt) => { Self::$v($($s)?) };
-    (@pattern_rest $v:ident [headers] ($($s:ident,)?) ($b:ident $h:ident)) => {
-        Self::$v($($s,)? $h)
+    (@pattern $v:ident $kind:ident [held $(, $media:literal)?] ($s:ident $b:ident $h:ident)) => {
+        Self::$v($s, $b)
     };
-    (@pattern_rest $v:ident [$kind:ident $(= $media:literal)?] ($($s:ident,)?) ($b:ident $h:ident)) => {
-        Self::$v($($s,)? $b)
+    (@pattern $v:ident $kind:ident [$code:tt, $media:literal, headers] ($s:ident $b:ident $h:ident)) => {
+        Self::$v($b, $h)
     };
-    (@pattern_rest $v:ident [$kind:ident $(= $media:literal)?, headers] ($($s:ident,)?) ($b:ident $h:ident)) => {
-        Self::$v($($s,)? $b, $h)
+    (@pattern $v:ident $kind:ident [$code:tt, headers] ($s:ident $b:ident $h:ident)) => {
+        Self::$v($b, $h)
+    };
+    (@pattern $v:ident $kind:ident [$code:tt $(, $media:literal)?] ($s:ident $b:ident $h:ident)) => {
+        Self::$v($b)
     };
 
     // The variant written: the body under the status, then the headers.
-    (@write [$code:tt $(, $($rest:tt)*)?] ($s:ident $b:ident $h:ident)) => {
-        $crate::__apigen_answers!(@headers [$($($rest)*)?]
-            $crate::__apigen_answers!(@status $code $s), $b, $h)
+    (@write unimplemented [$operation:literal] $binds:tt) => {
+        Err(crate::runtime::problem::Problem::not_implemented($operation))
     };
-    (@headers [] $status:expr, $b:ident, $h:ident) => {
-        Ok(crate::runtime::response::empty($status))
+    (@write empty [$code:tt] ($s:ident $b:ident $h:ident)) => {
+        Ok(crate::runtime::response::empty($crate::__apigen_answers!(@status $code $s)))
     };
-    (@headers [headers] $status:expr, $b:ident, $h:ident) => {{
-        let mut response = crate::runtime::response::empty($status);
+    (@write empty [$code:tt, headers] ($s:ident $b:ident $h:ident)) => {{
+        let mut response =
+            crate::runtime::response::empty($crate::__apigen_answers!(@status $code $s));
         $h.write(&mut response)?;
         Ok(response)
     }};
-    (@headers [$kind:ident $(= $media:literal)?] $status:expr, $b:ident, $h:ident) => {
-        $crate::__apigen_answers!(@body $kind $(= $media)?, $status, $b)
-    };
-    (@headers [$kind:ident $(= $media:literal)?, headers] $status:expr, $b:ident, $h:ident) => {{
-        let mut response = $crate::__apigen_answers!(@body $kind $(= $media)?, $status, $b)?;
+    (@write $kind:ident [$code:tt, $media:literal, headers] ($s:ident $b:ident $h:ident)) => {{
+        let status = $crate::__apigen_answers!(@status $code $s);
+        let mut response = $crate::__apigen_answers!(@body $kind($media), status, $b)?;
         $h.write(&mut response)?;
         Ok(response)
     }};
+    (@write $kind:ident [$code:tt, headers] ($s:ident $b:ident $h:ident)) => {{
+        let status = $crate::__apigen_answers!(@status $code $s);
+        let mut response = $crate::__apigen_answers!(@body $kind(), status, $b)?;
+        $h.write(&mut response)?;
+        Ok(response)
+    }};
+    (@write $kind:ident [$code:tt $(, $media:literal)?] ($s:ident $b:ident $h:ident)) => {
+        $crate::__apigen_answers!(@body $kind($($media)?), $crate::__apigen_answers!(@status $code $s), $b)
+    };
 
     (@status held $s:ident) => { $s };
-    (@status $code:ident $s:ident) => { http::StatusCode::$code };
     (@status $code:literal $s:ident) => {
-        http::StatusCode::from_u16($code).unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR)
+        const {
+            match http::StatusCode::from_u16($code) {
+                Ok(status) => status,
+                Err(_) => panic!("not an HTTP status code"),
+            }
+        }
     };
 
-    (@body json, $status:expr, $b:ident) => { crate::runtime::response::json($status, &$b) };
-    (@body json_as = $media:literal, $status:expr, $b:ident) => {
+    (@body json(), $status:expr, $b:ident) => { crate::runtime::response::json($status, &$b) };
+    (@body json_as($media:literal), $status:expr, $b:ident) => {
         crate::runtime::response::json_as($status, $media, &$b)
     };
-    (@body text = $media:literal, $status:expr, $b:ident) => {
+    (@body text($media:literal), $status:expr, $b:ident) => {
         Ok(crate::runtime::response::text($status, $media, $b))
     };
-    (@body bytes = $media:literal, $status:expr, $b:ident) => {
+    (@body bytes($media:literal), $status:expr, $b:ident) => {
         Ok(crate::runtime::response::bytes($status, $media, $b.into()))
     };
-    (@body events, $status:expr, $b:ident) => {
+    (@body events(), $status:expr, $b:ident) => {
         Ok(crate::runtime::stream::event_stream($status, $b))
     };
-    (@body events_text, $status:expr, $b:ident) => {
+    (@body events_text(), $status:expr, $b:ident) => {
         Ok(crate::runtime::stream::event_stream_text($status, $b))
     };
-    (@body json_lines = $media:literal, $status:expr, $b:ident) => {
+    (@body json_lines($media:literal), $status:expr, $b:ident) => {
         Ok(crate::runtime::stream::json_lines($status, $media, $b))
     };
 }

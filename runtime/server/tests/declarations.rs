@@ -249,31 +249,22 @@ response::answers! {
     #[derive(Debug)]
     pub enum EveryAnswer {
         /// 200: JSON.
-        #[status(OK, json)]
-        Ok(Vec<i64>),
+        Ok(Vec<i64>) = json(200),
         /// 201: JSON and a header.
-        #[status(CREATED, json, headers)]
-        Created(Vec<i64>, CreatedHeaders),
+        Created(Vec<i64>, CreatedHeaders) = json(201, headers),
         /// 202: no body, a header.
-        #[status(ACCEPTED, headers)]
-        Accepted(CreatedHeaders),
+        Accepted(CreatedHeaders) = empty(202, headers),
         /// 204: nothing.
-        #[status(NO_CONTENT)]
-        NoContent,
+        NoContent = empty(204),
         /// 299: a code without a constant, JSON under the document's own type.
-        #[status(299, json_as = "application/problem+json")]
-        Odd(Vec<i64>),
+        Odd(Vec<i64>) = json_as(299, "application/problem+json"),
         /// 4XX: the status held, the body as text.
-        #[status(held, text = "text/plain")]
-        ClientError(http::StatusCode, String),
+        ClientError(http::StatusCode, String) = text(held, "text/plain"),
         /// default: the status held, bytes and a header.
-        #[status(held, bytes = "image/png", headers)]
-        Default(http::StatusCode, Vec<u8>, CreatedHeaders),
+        Default(http::StatusCode, Vec<u8>, CreatedHeaders) = bytes(held, "image/png", headers),
         /// 5XX: the status alone.
-        #[status(held)]
-        ServerError(http::StatusCode),
-        #[unimplemented("every")]
-        Unimplemented,
+        ServerError(http::StatusCode) = empty(held),
+        Unimplemented = unimplemented("every"),
     }
 }
 

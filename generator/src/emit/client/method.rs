@@ -206,7 +206,7 @@ fn pair(
             #query_string_arg
             #body_arg
         ) -> Result<ResponseValue<#success_ty>, Error<#error_ty>> {
-            self.#with(#(#forward)* #options_ty::default()).await
+            self.#with(#(#forward)* Default::default()).await
         }
 
         #with_docs

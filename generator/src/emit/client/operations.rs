@@ -109,9 +109,9 @@ fn success_enum(op: &Operation) -> Option<TokenStream> {
 }
 
 /// The enum of an operation's documented error answers, declared to the runtime's
-/// `response::errors!`: each variant under the status it stands for (`#[status(404)]`,
-/// `#[status(400..=499, text)]`, `#[status(default)]`, `#[status(undocumented)]`), the enum
-/// under `#[gone(…)]` when the operation has a sunset. The runtime reads a response into it.
+/// `response::errors!`: each variant with the status it stands for (`NotFound(types::Error)
+/// = 404`, `= 400..=499 as text`, `= default`, `= undocumented`), the enum under `#[gone(…)]`
+/// when the operation has a sunset. The runtime reads a response into it.
 fn error_enum(op: &Operation) -> TokenStream {
     let name = error_ident(op);
     let variants = op.responses.iter().filter(|r| !r.is_success()).map(|r| {
@@ -124,7 +124,7 @@ fn error_enum(op: &Operation) -> TokenStream {
         match r.body.as_ref().map(|b| &b.kind) {
             Some(BodyKind::Json(t) | BodyKind::Form(t)) => {
                 let t = rust_type(t, true);
-                quote!(#docs #[status(#status)] #v(#t),)
+                quote!(#docs #v(#t) = #status,)
             }
             // Whatever the server sent, as text: the document describes no JSON body, but
             // the message a server writes there (a sentence, a JSON it did not declare)
@@ -139,7 +139,7 @@ fn error_enum(op: &Operation) -> TokenStream {
                 lines.push(String::new());
                 lines.push("Holds the body as text, as the server sent it (empty if none).".into());
                 let docs = doc(&lines);
-                quote!(#docs #[status(#status, text)] #v(String),)
+                quote!(#docs #v(String) = #status as text,)
             }
         }
     });
@@ -152,7 +152,7 @@ fn error_enum(op: &Operation) -> TokenStream {
             "document's error type (a body that is not one is `Error::UnexpectedStatus`)."
                 .to_string(),
         ]);
-        quote!(#docs #[status(undocumented)] #v(#t),)
+        quote!(#docs #v(#t) = undocumented,)
     });
     // Past its sunset the server answers 410: `Error::Gone`, naming the replacement, unless
     // the document describes a 410 (or 4XX) itself.

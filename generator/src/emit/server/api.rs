@@ -9,8 +9,8 @@ pub fn api_rs(api: &Api) -> TokenStream {
     let gated = |i: usize, items: TokenStream| {
         crate::emit::gates::items(items, api.features.of_operation(i))
     };
-    let mut items = Vec::new();
-    for (i, op) in api.operations.iter().enumerate() {
+    // Each operation's parameters and answers, a tag's in one module under its feature.
+    let groups = crate::emit::gates::grouped(api.operations.iter().enumerate().map(|(i, op)| {
         let mut own = params_struct(api, op);
         for r in &op.responses {
             if let Some(h) = &r.headers_type {
@@ -18,8 +18,9 @@ pub fn api_rs(api: &Api) -> TokenStream {
             }
         }
         own.extend(response_enum(op));
-        items.push(gated(i, own));
-    }
+        (api.features.of_operation(i), own)
+    }));
+    let mut items = vec![crate::emit::gates::modules(groups, quote!(pub))];
     let mut methods: Vec<TokenStream> = api
         .operations
         .iter()
@@ -68,6 +69,9 @@ pub fn api_rs(api: &Api) -> TokenStream {
         use crate::runtime::problem::Problem;
 
         #trait_docs
+        // The default methods answer 501 without reading their inputs: allowed once here
+        // rather than named `_ctx` (a name an editor copies into the implementation).
+        #[allow(unused_variables)]
         pub trait #trait_ident: Send + Sync + 'static {
             /// Your error type; anything `Display` (e.g. `anyhow::Error`).
             type Error: std::fmt::Display + Send + 'static;
@@ -157,9 +161,9 @@ fn response_enum(op: &Operation) -> TokenStream {
         let how = answer_how(r);
         let fields: Vec<TokenStream> = [status, body, headers].into_iter().flatten().collect();
         if fields.is_empty() {
-            quote!(#docs #[status(#how)] #v,)
+            quote!(#docs #v = #how,)
         } else {
-            quote!(#docs #[status(#how)] #v(#(#fields),*),)
+            quote!(#docs #v(#(#fields),*) = #how,)
         }
     });
     let docs = doc(&[format!(
@@ -167,6 +171,10 @@ fn response_enum(op: &Operation) -> TokenStream {
         op.id, op.unimplemented, op.unimplemented
     )]);
     let unimplemented = ident(&op.unimplemented);
+    let unimplemented_doc = doc(&[
+        "501 with the `Error` body (code `not_implemented`): what the trait's default".into(),
+        "method answers.".into(),
+    ]);
     let id = &op.id;
     // Bodies are held by value, as a person writes them; boxing the large one would
     // make every handler noisier for a move that happens once per request.
@@ -181,53 +189,51 @@ fn response_enum(op: &Operation) -> TokenStream {
             #derives
             pub enum #name {
                 #(#variants)*
-                #[unimplemented(#id)]
-                #unimplemented,
+                #unimplemented_doc
+                #unimplemented = unimplemented(#id),
             }
         }
     }
 }
 
-/// What a response variant's `#[status(…)]` says to `response::answers!`: its status (a
-/// `StatusCode` constant's name, a code without one, or `held` when the variant holds it),
-/// how its body is written, and `headers` when it carries its headers struct.
+/// How a response variant is written, its discriminant in `response::answers!`: the body's
+/// kind (`json`, `text`, `empty`, …), then the status (a code, or `held` when the variant
+/// holds it), the media type where the kind takes one, and `headers` when it carries its
+/// headers struct: `json(201, headers)`, `text(held, "text/plain")`.
 fn answer_how(r: &Response) -> TokenStream {
     let status = match r.status {
-        Status::Code(c) => match crate::naming::status_const(c) {
-            Some(name) => {
-                let name = format_ident!("{}", name);
-                quote!(#name)
-            }
-            None => {
-                let c = proc_macro2::Literal::u16_unsuffixed(c);
-                quote!(#c)
-            }
-        },
+        Status::Code(c) => {
+            let c = proc_macro2::Literal::u16_unsuffixed(c);
+            quote!(#c)
+        }
         Status::Range(_) | Status::Default => quote!(held),
     };
-    let body = r.body.as_ref().map(|b| {
-        let ct = b.content_type.as_str();
-        match &b.kind {
-            BodyKind::Json(_) => match b.own_json_media_type() {
-                Some(own) => quote!(json_as = #own),
-                None => quote!(json),
-            },
-            BodyKind::Form(_) | BodyKind::Multipart { .. } => quote!(json),
-            BodyKind::Text => quote!(text = #ct),
-            BodyKind::Bytes => quote!(bytes = #ct),
-            BodyKind::Stream(s) => match s.format {
-                StreamFormat::Events => quote!(events),
-                StreamFormat::EventsText => quote!(events_text),
-                StreamFormat::JsonLines => quote!(json_lines = #ct),
-            },
+    let (kind, media) = match r.body.as_ref() {
+        None => (quote!(empty), None),
+        Some(b) => {
+            let ct = b.content_type.as_str();
+            match &b.kind {
+                BodyKind::Json(_) => match b.own_json_media_type() {
+                    Some(own) => (quote!(json_as), Some(quote!(#own))),
+                    None => (quote!(json), None),
+                },
+                BodyKind::Form(_) | BodyKind::Multipart { .. } => (quote!(json), None),
+                BodyKind::Text => (quote!(text), Some(quote!(#ct))),
+                BodyKind::Bytes => (quote!(bytes), Some(quote!(#ct))),
+                BodyKind::Stream(s) => match s.format {
+                    StreamFormat::Events => (quote!(events), None),
+                    StreamFormat::EventsText => (quote!(events_text), None),
+                    StreamFormat::JsonLines => (quote!(json_lines), Some(quote!(#ct))),
+                },
+            }
         }
-    });
+    };
     let headers = r.headers_type.as_ref().map(|_| quote!(headers));
-    let parts: Vec<TokenStream> = [Some(status), body, headers]
+    let parts: Vec<TokenStream> = [Some(status), media, headers]
         .into_iter()
         .flatten()
         .collect();
-    quote!(#(#parts),*)
+    quote!(#kind(#(#parts),*))
 }
 
 /// One method of the trait, with its default answering 501.
@@ -257,23 +263,6 @@ fn trait_method(op: &Operation) -> TokenStream {
         quote!(#[deprecated(note = #note)])
     });
     let unimplemented = ident(&op.unimplemented);
-    let unused: Vec<TokenStream> = [
-        Some(quote!(ctx)),
-        params.as_ref().map(|_| quote!(params)),
-        op.query_string.as_ref().map(|q| {
-            let name = ident(&q.rust);
-            quote!(#name)
-        }),
-        body.as_ref().map(|_| quote!(body)),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    let unused = if unused.len() == 1 {
-        quote!(#(#unused)*)
-    } else {
-        quote!((#(#unused),*))
-    };
     let allows = crate::emit::convention_allows(&method.to_string());
     quote! {
         #docs
@@ -286,7 +275,6 @@ fn trait_method(op: &Operation) -> TokenStream {
             #query_string
             #body
         ) -> impl Future<Output = Result<#response, Self::Error>> + Send {
-            let _ = #unused;
             async { Ok(#response::#unimplemented) }
         }
     }

@@ -7,7 +7,12 @@
 
 use super::*;
 
-pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> TokenStream {
+pub(super) fn handler(
+    api: &Api,
+    op: &Operation,
+    trait_ident: &proc_macro2::Ident,
+    vis: Option<TokenStream>,
+) -> TokenStream {
     let name = ident(&op.rust);
     let handle = handler_ident(api, op);
     let serve = format_ident!("serve_{}", handler_stem(api, &op.rust));
@@ -119,7 +124,7 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
                 #docs
                 #non_snake
                 #call_allow
-                fn #handle<A: #trait_ident>() {
+                #vis fn #handle<A: #trait_ident>() {
                     #entry(A::#name, #errors #id, &[#(#security),*])
                 }
             }
@@ -142,7 +147,7 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
         return quote! {
             #docs
             #non_snake
-            fn #handle<A: #trait_ident>(
+            #vis fn #handle<A: #trait_ident>(
                 api: Arc<A>,
                 request: Request,
             ) -> impl Future<Output = Response> + Send {
@@ -156,7 +161,7 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
     quote! {
         #route_doc
         #non_snake
-        fn #handle<A: #trait_ident>(
+        #vis fn #handle<A: #trait_ident>(
             api: Arc<A>,
             request: Request,
         ) -> impl Future<Output = Response> + Send {

@@ -39,20 +39,19 @@ pub fn router_rs(api: &Api) -> TokenStream {
     let document_errors =
         (!api.errors.is_default()).then(|| quote!(let config = config.document_errors(&ERRORS);));
     let error_consts = error_constants(api);
-    // An operation's handler and answer compile under its features (`lower::features`).
-    let gated = |i: usize, items: TokenStream| {
-        crate::emit::gates::items(items, api.features.of_operation(i))
-    };
-    let handlers = api
-        .operations
-        .iter()
-        .enumerate()
-        .map(|(i, op)| gated(i, handler(api, op, &trait_ident)));
-    let conversions = api
-        .operations
-        .iter()
-        .enumerate()
-        .map(|(i, op)| gated(i, headers_writers(op)));
+    // A tag's handlers in one module under its feature, seen by `router` through its `use`.
+    let handlers = crate::emit::gates::modules(
+        crate::emit::gates::grouped(api.operations.iter().enumerate().map(|(i, op)| {
+            let features = api.features.of_operation(i);
+            let vis = features
+                .is_some_and(|f| !f.is_empty())
+                .then(|| quote!(pub(super)));
+            let mut items = handler(api, op, &trait_ident, vis);
+            items.extend(headers_writers(op));
+            (features, items)
+        })),
+        quote!(),
+    );
     let allowances = crate::emit::gates::allowances_with_variables(&api.features.features);
     let dispatchers = api.routes.iter().filter_map(|r| match &r.serve {
         RouteServe::Dispatch(d) => Some(crate::emit::gates::items(
@@ -128,8 +127,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
         #error_consts
         #(#patterns)*
         #(#dispatchers)*
-        #(#handlers)*
-        #(#conversions)*
+        #handlers
     };
     let uses = crate::emit::imports([&mut body], ROUTER_IMPORTS);
     quote! {

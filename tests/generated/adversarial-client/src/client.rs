@@ -245,7 +245,11 @@ impl Client {
             transport: Arc::new(self.transport.with_options(options)),
         }
     }
+}
 
+/// The operations of the `path` feature.
+#[cfg(feature = "path")]
+impl Client {
     /// Parameters named like the server's and the client's locals.
     ///
     /// `GET /path/{path}/{raw}` (operation `path`).
@@ -255,7 +259,6 @@ impl Client {
     /// ```
     ///
     /// Sends none of the optional parameters; [`path_with`](Self::path_with) takes them.
-    #[cfg(feature = "path")]
     pub async fn path(
         &self,
         path_2: &str,
@@ -264,14 +267,13 @@ impl Client {
         body_2: &str,
         cookie_2: &str,
     ) -> Result<ResponseValue<types::Value>, Error<Path2Error>> {
-        self.path_with(path_2, raw_2, query_2, body_2, cookie_2, Path2Options::default())
+        self.path_with(path_2, raw_2, query_2, body_2, cookie_2, Default::default())
             .await
     }
 
     /// [`path`](Self::path) with the optional parameters in `options`.
     ///
     /// `GET /path/{path}/{raw}` (operation `path`).
-    #[cfg(feature = "path")]
     pub async fn path_with(
         &self,
         path_2: &str,
@@ -331,7 +333,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `cli` feature.
+#[cfg(feature = "cli")]
+impl Client {
     /// Required parameters named like the command-line client's locals, and one named `version`.
     ///
     /// `GET /cli/{client}` (operation `cliLocals`).
@@ -342,7 +348,6 @@ impl Client {
     ///
     /// Sends none of the optional parameters; [`cli_locals_with`](Self::cli_locals_with) takes
     /// them.
-    #[cfg(feature = "cli")]
     pub async fn cli_locals(
         &self,
         client: &str,
@@ -351,21 +356,13 @@ impl Client {
         result: &str,
         verbose: i64,
     ) -> Result<ResponseValue<()>, Error<CliLocalsError>> {
-        self.cli_locals_with(
-                client,
-                m,
-                runtime,
-                result,
-                verbose,
-                CliLocalsOptions::default(),
-            )
+        self.cli_locals_with(client, m, runtime, result, verbose, Default::default())
             .await
     }
 
     /// [`cli_locals`](Self::cli_locals) with the optional parameters in `options`.
     ///
     /// `GET /cli/{client}` (operation `cliLocals`).
-    #[cfg(feature = "cli")]
     pub async fn cli_locals_with(
         &self,
         client: &str,
@@ -402,7 +399,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
+}
 
+/// The operations of the `raw` feature.
+#[cfg(feature = "raw")]
+impl Client {
     /// More locals, and a body that takes the prelude's `Result`.
     ///
     /// `POST /raw/{http}` (operation `raw`).
@@ -413,7 +414,6 @@ impl Client {
     /// ```
     ///
     /// Sends none of the optional parameters; [`raw_with`](Self::raw_with) takes them.
-    #[cfg(feature = "raw")]
     pub async fn raw(
         &self,
         http_2: &str,
@@ -421,13 +421,12 @@ impl Client {
         ctx_2: &str,
         body: &types::Result2,
     ) -> Result<ResponseValue<types::Value>, Error<Raw2Error>> {
-        self.raw_with(http_2, base_2, ctx_2, body, Raw2Options::default()).await
+        self.raw_with(http_2, base_2, ctx_2, body, Default::default()).await
     }
 
     /// [`raw`](Self::raw) with the optional parameters in `options`.
     ///
     /// `POST /raw/{http}` (operation `raw`).
-    #[cfg(feature = "raw")]
     pub async fn raw_with(
         &self,
         http_2: &str,
@@ -489,7 +488,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[201], Raw::json)
     }
+}
 
+/// The operations of the `ops` feature.
+#[cfg(feature = "ops")]
+impl Client {
     /// Takes the name of the trait's `handle_error`.
     ///
     /// `GET /ops/handle-error` (operation `handleError`).
@@ -500,17 +503,15 @@ impl Client {
     ///
     /// Sends none of the optional parameters; [`handle_error_2_with`](Self::handle_error_2_with)
     /// takes them.
-    #[cfg(feature = "ops")]
     pub async fn handle_error_2(
         &self,
     ) -> Result<ResponseValue<()>, Error<HandleErrorError>> {
-        self.handle_error_2_with(HandleErrorOptions::default()).await
+        self.handle_error_2_with(Default::default()).await
     }
 
     /// [`handle_error_2`](Self::handle_error_2) with the optional parameters in `options`.
     ///
     /// `GET /ops/handle-error` (operation `handleError`).
-    #[cfg(feature = "ops")]
     pub async fn handle_error_2_with(
         &self,
         options: HandleErrorOptions,
@@ -551,7 +552,6 @@ impl Client {
     /// ```ignore
     /// let response = client.builder_2().await?;
     /// ```
-    #[cfg(feature = "ops")]
     pub async fn builder_2(
         &self,
     ) -> Result<ResponseValue<types::Vec2>, Error<BuilderError>> {
@@ -566,7 +566,6 @@ impl Client {
     /// ```ignore
     /// let response = client.for_server_2().await?;
     /// ```
-    #[cfg(feature = "ops")]
     pub async fn for_server_2(
         &self,
     ) -> Result<ResponseValue<types::Box2>, Error<ForServerError>> {
@@ -584,7 +583,6 @@ impl Client {
     /// ```ignore
     /// let response = client.base_url_2().await?;
     /// ```
-    #[cfg(feature = "ops")]
     pub async fn base_url_2(
         &self,
     ) -> Result<ResponseValue<types::String2>, Error<BaseUrlError>> {
@@ -599,7 +597,6 @@ impl Client {
     /// ```ignore
     /// let response = client.last_rate_limit_2().await?;
     /// ```
-    #[cfg(feature = "ops")]
     pub async fn last_rate_limit_2(
         &self,
     ) -> Result<ResponseValue<types::Option2>, Error<LastRateLimitError>> {
@@ -617,7 +614,6 @@ impl Client {
     /// ```ignore
     /// let response = client.router().await?;
     /// ```
-    #[cfg(feature = "ops")]
     pub async fn router(&self) -> Result<ResponseValue<()>, Error<RouterError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/router", "router")
             .secured(&[&["build"], &["timeout"]]);
@@ -630,7 +626,6 @@ impl Client {
     /// ```ignore
     /// let response = client.rate_limit_policy().await?;
     /// ```
-    #[cfg(feature = "ops")]
     pub async fn rate_limit_policy(
         &self,
     ) -> Result<ResponseValue<()>, Error<RateLimitPolicyError>> {
@@ -648,7 +643,6 @@ impl Client {
     /// ```ignore
     /// let response = client.serve_path().await?;
     /// ```
-    #[cfg(feature = "ops")]
     pub async fn serve_path(&self) -> Result<ResponseValue<()>, Error<ServePathError>> {
         const OPERATION: OperationInfo = OperationInfo::put(
                 "/ops/serve-path",
@@ -664,7 +658,6 @@ impl Client {
     /// ```ignore
     /// let response = client.api().await?;
     /// ```
-    #[cfg(feature = "ops")]
     pub async fn api(&self) -> Result<ResponseValue<()>, Error<ApiError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/api", "api")
             .secured(&[&["build"], &["timeout"]]);
@@ -677,7 +670,6 @@ impl Client {
     /// ```ignore
     /// let response = client.config().await?;
     /// ```
-    #[cfg(feature = "ops")]
     pub async fn config(&self) -> Result<ResponseValue<()>, Error<ConfigError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/config", "config")
             .secured(&[&["build"], &["timeout"]]);
@@ -690,7 +682,6 @@ impl Client {
     /// ```ignore
     /// let response = client.routes().await?;
     /// ```
-    #[cfg(feature = "ops")]
     pub async fn routes(&self) -> Result<ResponseValue<()>, Error<RoutesError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/routes", "routes")
             .secured(&[&["build"], &["timeout"]]);
@@ -703,7 +694,6 @@ impl Client {
     /// ```ignore
     /// let response = client.r#type().await?;
     /// ```
-    #[cfg(feature = "ops")]
     pub async fn r#type(&self) -> Result<ResponseValue<()>, Error<TypeError>> {
         const OPERATION: OperationInfo = OperationInfo::delete("/ops/type", "type")
             .secured(&[&["build"], &["timeout"]]);
@@ -716,7 +706,6 @@ impl Client {
     /// ```ignore
     /// let response = client.self_().await?;
     /// ```
-    #[cfg(feature = "ops")]
     pub async fn self_(&self) -> Result<ResponseValue<types::Self_>, Error<SelfError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/self", "self")
             .secured(&[&["build"], &["timeout"]]);
@@ -731,18 +720,16 @@ impl Client {
     /// ```
     ///
     /// Sends none of the optional parameters; [`super_with`](Self::super_with) takes them.
-    #[cfg(feature = "ops")]
     pub async fn super_(
         &self,
         super_: &types::Type,
     ) -> Result<ResponseValue<types::Type>, Error<SuperError>> {
-        self.super_with(super_, SuperOptions::default()).await
+        self.super_with(super_, Default::default()).await
     }
 
     /// [`super_`](Self::super_) with the optional parameters in `options`.
     ///
     /// `GET /ops/super/{super}` (operation `super`).
-    #[cfg(feature = "ops")]
     pub async fn super_with(
         &self,
         super_: &types::Type,
@@ -768,17 +755,15 @@ impl Client {
     /// ```
     ///
     /// Sends none of the optional parameters; [`result_with`](Self::result_with) takes them.
-    #[cfg(feature = "ops")]
     pub async fn result(
         &self,
     ) -> Result<ResponseValue<types::ResultOkBody>, Error<ResultError>> {
-        self.result_with(ResultOptions::default()).await
+        self.result_with(Default::default()).await
     }
 
     /// [`result`](Self::result) with the optional parameters in `options`.
     ///
     /// `GET /ops/kinds` (operation `Result`).
-    #[cfg(feature = "ops")]
     pub async fn result_with(
         &self,
         options: ResultOptions,
@@ -800,7 +785,6 @@ impl Client {
     /// ```ignore
     /// let response = client.get_internal().await?;
     /// ```
-    #[cfg(feature = "ops")]
     pub async fn get_internal(
         &self,
     ) -> Result<ResponseValue<()>, Error<GetInternalError>> {
@@ -820,7 +804,6 @@ impl Client {
     /// ```ignore
     /// let response = client.get().await?;
     /// ```
-    #[cfg(feature = "ops")]
     pub async fn get(&self) -> Result<ResponseValue<()>, Error<GetError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/headers", "get")
             .secured(&[&["build"], &["timeout"]]);
@@ -840,19 +823,17 @@ impl Client {
     ///
     /// Sends none of the optional parameters; [`placeholders_with`](Self::placeholders_with) takes
     /// them.
-    #[cfg(feature = "ops")]
     pub async fn placeholders(
         &self,
         baz_2: &str,
         body: &types::Placeholder,
     ) -> Result<ResponseValue<types::Placeholder>, Error<PlaceholdersError>> {
-        self.placeholders_with(baz_2, body, PlaceholdersOptions::default()).await
+        self.placeholders_with(baz_2, body, Default::default()).await
     }
 
     /// [`placeholders`](Self::placeholders) with the optional parameters in `options`.
     ///
     /// `POST /ops/placeholders` (operation `placeholders`).
-    #[cfg(feature = "ops")]
     pub async fn placeholders_with(
         &self,
         baz_2: &str,
@@ -911,18 +892,16 @@ impl Client {
     /// ```
     ///
     /// Sends none of the optional parameters; [`braces_with`](Self::braces_with) takes them.
-    #[cfg(feature = "ops")]
     pub async fn braces(
         &self,
         mark: &str,
     ) -> Result<ResponseValue<types::BracesOkBody>, Error<BracesError>> {
-        self.braces_with(mark, BracesOptions::default()).await
+        self.braces_with(mark, Default::default()).await
     }
 
     /// [`braces`](Self::braces) with the optional parameters in `options`.
     ///
     /// `GET /ops/braces` (operation `braces`).
-    #[cfg(feature = "ops")]
     pub async fn braces_with(
         &self,
         mark: &str,
@@ -950,15 +929,13 @@ impl Client {
     /// ```
     ///
     /// Sends none of the optional parameters; [`clone_with`](Self::clone_with) takes them.
-    #[cfg(feature = "ops")]
     pub async fn clone(&self) -> Result<ResponseValue<types::Chain>, Error<CloneError>> {
-        self.clone_with(CloneOptions::default()).await
+        self.clone_with(Default::default()).await
     }
 
     /// [`clone`](Self::clone) with the optional parameters in `options`.
     ///
     /// `GET /ops/clone` (operation `clone`).
-    #[cfg(feature = "ops")]
     #[allow(deprecated)]
     pub async fn clone_with(
         &self,
@@ -982,7 +959,6 @@ impl Client {
     /// let body = serde_json::from_value(serde_json::json!({"n": 1}))?;
     /// let response = client._1st(&body).await?;
     /// ```
-    #[cfg(feature = "ops")]
     pub async fn _1st(
         &self,
         body: &types::Loose,
@@ -1009,7 +985,6 @@ impl Client {
     /// ```ignore
     /// let response = client.new().await?;
     /// ```
-    #[cfg(feature = "ops")]
     #[allow(clippy::new_ret_no_self, clippy::wrong_self_convention)]
     pub async fn new(&self) -> Result<ResponseValue<()>, Error<NewError>> {
         const OPERATION: OperationInfo = OperationInfo::post(
@@ -1026,7 +1001,6 @@ impl Client {
     /// ```ignore
     /// let response = client.from_text().await?;
     /// ```
-    #[cfg(feature = "ops")]
     #[allow(clippy::wrong_self_convention)]
     pub async fn from_text(&self) -> Result<ResponseValue<()>, Error<FromTextError>> {
         const OPERATION: OperationInfo = OperationInfo::get(
@@ -1043,7 +1017,6 @@ impl Client {
     /// ```ignore
     /// let response = client.into_pdf().await?;
     /// ```
-    #[cfg(feature = "ops")]
     #[allow(clippy::wrong_self_convention)]
     pub async fn into_pdf(&self) -> Result<ResponseValue<()>, Error<IntoPdfError>> {
         const OPERATION: OperationInfo = OperationInfo::get(
@@ -1060,7 +1033,6 @@ impl Client {
     /// ```ignore
     /// let response = client.as_json().await?;
     /// ```
-    #[cfg(feature = "ops")]
     pub async fn as_json(&self) -> Result<ResponseValue<()>, Error<AsJsonError>> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/ops/conventions/as",
@@ -1076,7 +1048,6 @@ impl Client {
     /// ```ignore
     /// let response = client.to_csv().await?;
     /// ```
-    #[cfg(feature = "ops")]
     pub async fn to_csv(&self) -> Result<ResponseValue<()>, Error<ToCsvError>> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/ops/conventions/to",
@@ -1092,7 +1063,6 @@ impl Client {
     /// ```ignore
     /// let response = client.to_csv_mut().await?;
     /// ```
-    #[cfg(feature = "ops")]
     #[allow(clippy::wrong_self_convention)]
     pub async fn to_csv_mut(&self) -> Result<ResponseValue<()>, Error<ToCsvMutError>> {
         const OPERATION: OperationInfo = OperationInfo::get(
@@ -1109,7 +1079,6 @@ impl Client {
     /// ```ignore
     /// let response = client.is_ready().await?;
     /// ```
-    #[cfg(feature = "ops")]
     pub async fn is_ready(&self) -> Result<ResponseValue<()>, Error<IsReadyError>> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/ops/conventions/is",
@@ -1125,7 +1094,6 @@ impl Client {
     /// ```ignore
     /// let response = client.next().await?;
     /// ```
-    #[cfg(feature = "ops")]
     pub async fn next(&self) -> Result<ResponseValue<()>, Error<NextError>> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/ops/conventions/next",
@@ -1141,7 +1109,6 @@ impl Client {
     /// ```ignore
     /// let response = client.from_str().await?;
     /// ```
-    #[cfg(feature = "ops")]
     #[allow(clippy::wrong_self_convention)]
     pub async fn from_str(&self) -> Result<ResponseValue<()>, Error<FromStrError>> {
         const OPERATION: OperationInfo = OperationInfo::get(
@@ -1158,7 +1125,6 @@ impl Client {
     /// ```ignore
     /// let response = client.default().await?;
     /// ```
-    #[cfg(feature = "ops")]
     pub async fn default(&self) -> Result<ResponseValue<()>, Error<DefaultError>> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/ops/conventions/default",
@@ -1174,7 +1140,6 @@ impl Client {
     /// ```ignore
     /// let response = client.from_iter().await?;
     /// ```
-    #[cfg(feature = "ops")]
     #[allow(clippy::wrong_self_convention)]
     pub async fn from_iter(&self) -> Result<ResponseValue<()>, Error<FromIterError>> {
         const OPERATION: OperationInfo = OperationInfo::get(
@@ -1188,627 +1153,578 @@ impl Client {
 }
 
 #[cfg(feature = "path")]
-request::parameters! {
-    /// Optional parameters of `path`; `Default::default()` sets none, the `with_…` methods set one
-    /// each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct Path2Options {
-        /// (query parameter `errors`)
-        #[param("errors", with_errors, query)]
-        pub errors: Option<i32>,
-        /// (query parameter `out`)
-        #[param("out", with_out, query)]
-        pub out: Option<String>,
-        /// (cookie parameter `cookies`)
-        #[param("cookies", with_cookies)]
-        pub cookies: Option<String>,
-    }
-}
+pub use operations_path::*;
 
 #[cfg(feature = "path")]
-response::errors! {
-    /// The documented error answers of `path`; the status and headers are on [`Error::Api`].
-    pub enum Path2Error {
-        /// 400: The document's error body.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
-    }
-}
+mod operations_path {
+    use super::*;
 
-#[cfg(feature = "path")]
-response::headers! {
-    /// Headers of the `200` answer of `path`.
-    /// Read them with `from_headers(response.headers())`.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct Path2OkHeaders {
-        /// (header `response`; `None` when absent or unreadable)
-        #[header("response")]
-        pub response: Option<String>,
-        /// (header `value`; `None` when absent or unreadable)
-        #[header("value")]
-        pub value: Option<i64>,
+    request::parameters! {
+        /// Optional parameters of `path`; `Default::default()` sets none, the `with_…` methods set
+        /// one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct Path2Options {
+            /// (query parameter `errors`)
+            #[param("errors", with_errors, query)]
+            pub errors: Option<i32>,
+            /// (query parameter `out`)
+            #[param("out", with_out, query)]
+            pub out: Option<String>,
+            /// (cookie parameter `cookies`)
+            #[param("cookies", with_cookies)]
+            pub cookies: Option<String>,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `path`; the status and headers are on [`Error::Api`].
+        pub enum Path2Error {
+            /// 400: The document's error body.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
+    }
+
+    response::headers! {
+        /// Headers of the `200` answer of `path`.
+        /// Read them with `from_headers(response.headers())`.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct Path2OkHeaders {
+            /// (header `response`; `None` when absent or unreadable)
+            #[header("response")]
+            pub response: Option<String>,
+            /// (header `value`; `None` when absent or unreadable)
+            #[header("value")]
+            pub value: Option<i64>,
+        }
     }
 }
 
 #[cfg(feature = "cli")]
-request::parameters! {
-    /// Optional parameters of `cliLocals`; `Default::default()` sets none, the `with_…` methods set
-    /// one each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct CliLocalsOptions {
-        /// (query parameter `version`)
-        #[param("version", with_version, query)]
-        pub version: Option<String>,
-    }
-}
+pub use operations_cli::*;
 
 #[cfg(feature = "cli")]
-response::errors! {
-    /// The documented error answers of `cliLocals`; the status and headers are on [`Error::Api`].
-    pub enum CliLocalsError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+mod operations_cli {
+    use super::*;
+
+    request::parameters! {
+        /// Optional parameters of `cliLocals`; `Default::default()` sets none, the `with_…` methods
+        /// set one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct CliLocalsOptions {
+            /// (query parameter `version`)
+            #[param("version", with_version, query)]
+            pub version: Option<String>,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `cliLocals`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum CliLocalsError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "raw")]
-request::parameters! {
-    /// Optional parameters of `raw`; `Default::default()` sets none, the `with_…` methods set one
-    /// each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct Raw2Options {
-        /// (header parameter `builder`)
-        #[param("builder", with_builder)]
-        pub builder: Option<String>,
-        /// (query parameter `options`)
-        #[param("options", with_options, query)]
-        pub options: Option<String>,
-        /// (query parameter `values`)
-        #[param("values", with_values, query(array, true, ','))]
-        pub values: Option<Vec<String>>,
-        /// (query parameter `at`; the server uses `7` when unset)
-        #[param("at", with_at, query)]
-        pub at: Option<i32>,
-        /// (cookie parameter `params`)
-        #[param("params", with_params)]
-        pub params: Option<String>,
-        /// (query parameter `type`)
-        #[param("type", with_type, query)]
-        pub r#type: Option<types::Kind>,
-        /// (query parameter `self`)
-        #[param("self", with_self_, query)]
-        pub self_: Option<String>,
-    }
-}
+pub use operations_raw::*;
 
 #[cfg(feature = "raw")]
-response::errors! {
-    /// The documented error answers of `raw`; the status and headers are on [`Error::Api`].
-    pub enum Raw2Error {
-        /// 400: The document's error body.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+mod operations_raw {
+    use super::*;
+
+    request::parameters! {
+        /// Optional parameters of `raw`; `Default::default()` sets none, the `with_…` methods set
+        /// one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct Raw2Options {
+            /// (header parameter `builder`)
+            #[param("builder", with_builder)]
+            pub builder: Option<String>,
+            /// (query parameter `options`)
+            #[param("options", with_options, query)]
+            pub options: Option<String>,
+            /// (query parameter `values`)
+            #[param("values", with_values, query(array, true, ','))]
+            pub values: Option<Vec<String>>,
+            /// (query parameter `at`; the server uses `7` when unset)
+            #[param("at", with_at, query)]
+            pub at: Option<i32>,
+            /// (cookie parameter `params`)
+            #[param("params", with_params)]
+            pub params: Option<String>,
+            /// (query parameter `type`)
+            #[param("type", with_type, query)]
+            pub r#type: Option<types::Kind>,
+            /// (query parameter `self`)
+            #[param("self", with_self_, query)]
+            pub self_: Option<String>,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `raw`; the status and headers are on [`Error::Api`].
+        pub enum Raw2Error {
+            /// 400: The document's error body.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "ops")]
-request::parameters! {
-    /// Optional parameters of `handleError`; `Default::default()` sets none, the `with_…` methods
-    /// set one each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct HandleErrorOptions {
-        /// (query parameter `api`)
-        #[param("api", with_api, query)]
-        pub api: Option<String>,
-        /// (query parameter `parts`)
-        #[param("parts", with_parts, query)]
-        pub parts: Option<String>,
-        /// (query parameter `request`)
-        #[param("request", with_request, query)]
-        pub request: Option<String>,
-        /// (query parameter `response`)
-        #[param("response", with_response, query)]
-        pub response: Option<String>,
-        /// (header parameter `rt`)
-        #[param("rt", with_rt)]
-        pub rt: Option<String>,
-        /// (query parameter `scheme`)
-        #[param("scheme", with_scheme, query)]
-        pub scheme: Option<String>,
-        /// (query parameter `serve`)
-        #[param("serve", with_serve, query)]
-        pub serve: Option<String>,
-        /// (query parameter `media`)
-        #[param("media", with_media, query)]
-        pub media: Option<String>,
-        /// (query parameter `outcome`)
-        #[param("outcome", with_outcome, query)]
-        pub outcome: Option<String>,
-        /// (query parameter `error`)
-        #[param("error", with_error, query)]
-        pub error: Option<String>,
-        /// (query parameter `body_limit`)
-        #[param("body_limit", with_body_limit, query)]
-        pub body_limit: Option<String>,
-        /// (query parameter `value`)
-        #[param("value", with_value, query)]
-        pub value: Option<i64>,
-    }
-}
+pub use operations_ops::*;
 
 #[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `handleError`; the status and headers are on [`Error::Api`].
-    pub enum HandleErrorError {
-        /// default: The document's error body.
-        #[status(default)]
-        Default(types::Error),
-    }
-}
+mod operations_ops {
+    use super::*;
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `builder`; the status and headers are on [`Error::Api`].
-    pub enum BuilderError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    request::parameters! {
+        /// Optional parameters of `handleError`; `Default::default()` sets none, the `with_…`
+        /// methods set one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct HandleErrorOptions {
+            /// (query parameter `api`)
+            #[param("api", with_api, query)]
+            pub api: Option<String>,
+            /// (query parameter `parts`)
+            #[param("parts", with_parts, query)]
+            pub parts: Option<String>,
+            /// (query parameter `request`)
+            #[param("request", with_request, query)]
+            pub request: Option<String>,
+            /// (query parameter `response`)
+            #[param("response", with_response, query)]
+            pub response: Option<String>,
+            /// (header parameter `rt`)
+            #[param("rt", with_rt)]
+            pub rt: Option<String>,
+            /// (query parameter `scheme`)
+            #[param("scheme", with_scheme, query)]
+            pub scheme: Option<String>,
+            /// (query parameter `serve`)
+            #[param("serve", with_serve, query)]
+            pub serve: Option<String>,
+            /// (query parameter `media`)
+            #[param("media", with_media, query)]
+            pub media: Option<String>,
+            /// (query parameter `outcome`)
+            #[param("outcome", with_outcome, query)]
+            pub outcome: Option<String>,
+            /// (query parameter `error`)
+            #[param("error", with_error, query)]
+            pub error: Option<String>,
+            /// (query parameter `body_limit`)
+            #[param("body_limit", with_body_limit, query)]
+            pub body_limit: Option<String>,
+            /// (query parameter `value`)
+            #[param("value", with_value, query)]
+            pub value: Option<i64>,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `for_server`; the status and headers are on [`Error::Api`].
-    pub enum ForServerError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `handleError`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum HandleErrorError {
+            /// default: The document's error body.
+            Default(types::Error) = default,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `baseUrl`; the status and headers are on [`Error::Api`].
-    pub enum BaseUrlError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `builder`; the status and headers are on [`Error::Api`].
+        pub enum BuilderError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `lastRateLimit`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum LastRateLimitError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `for_server`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum ForServerError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `router`; the status and headers are on [`Error::Api`].
-    pub enum RouterError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `baseUrl`; the status and headers are on [`Error::Api`].
+        pub enum BaseUrlError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `rate_limit_policy`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum RateLimitPolicyError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `lastRateLimit`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum LastRateLimitError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `serve_path`; the status and headers are on [`Error::Api`].
-    pub enum ServePathError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `router`; the status and headers are on [`Error::Api`].
+        pub enum RouterError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `api`; the status and headers are on [`Error::Api`].
-    pub enum ApiError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `rate_limit_policy`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum RateLimitPolicyError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `config`; the status and headers are on [`Error::Api`].
-    pub enum ConfigError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `serve_path`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum ServePathError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `routes`; the status and headers are on [`Error::Api`].
-    pub enum RoutesError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `api`; the status and headers are on [`Error::Api`].
+        pub enum ApiError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `type`; the status and headers are on [`Error::Api`].
-    pub enum TypeError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `config`; the status and headers are on [`Error::Api`].
+        pub enum ConfigError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `self`; the status and headers are on [`Error::Api`].
-    pub enum SelfError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `routes`; the status and headers are on [`Error::Api`].
+        pub enum RoutesError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-request::parameters! {
-    /// Optional parameters of `super`; `Default::default()` sets none, the `with_…` methods set one
-    /// each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct SuperOptions {
-        /// (query parameter `crate`)
-        #[param("crate", with_crate_, query)]
-        pub crate_: Option<String>,
+    response::errors! {
+        /// The documented error answers of `type`; the status and headers are on [`Error::Api`].
+        pub enum TypeError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `super`; the status and headers are on [`Error::Api`].
-    pub enum SuperError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `self`; the status and headers are on [`Error::Api`].
+        pub enum SelfError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-request::parameters! {
-    /// Optional parameters of `Result`; `Default::default()` sets none, the `with_…` methods set
-    /// one each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct ResultOptions {
-        /// (query parameter `Ok`)
-        #[param("Ok", with_ok, query)]
-        pub ok: Option<String>,
-        /// (query parameter `Err`)
-        #[param("Err", with_err, query)]
-        pub err: Option<String>,
-        /// (query parameter `Some`)
-        #[param("Some", with_some, query)]
-        pub some: Option<String>,
-        /// (query parameter `None`)
-        #[param("None", with_none, query)]
-        pub none: Option<String>,
+    request::parameters! {
+        /// Optional parameters of `super`; `Default::default()` sets none, the `with_…` methods set
+        /// one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct SuperOptions {
+            /// (query parameter `crate`)
+            #[param("crate", with_crate_, query)]
+            pub crate_: Option<String>,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `Result`; the status and headers are on [`Error::Api`].
-    pub enum ResultError {
-        /// 404: The document's error body.
-        #[status(404)]
-        NotFound(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `super`; the status and headers are on [`Error::Api`].
+        pub enum SuperError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `getInternal`; the status and headers are on [`Error::Api`].
-    pub enum GetInternalError {
-        /// 5XX: A server error, with a header.
-        ///
-        /// Holds the body as text, as the server sent it (empty if none).
-        #[status(500..= 599, text)]
-        ServerError(String),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    request::parameters! {
+        /// Optional parameters of `Result`; `Default::default()` sets none, the `with_…` methods
+        /// set one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct ResultOptions {
+            /// (query parameter `Ok`)
+            #[param("Ok", with_ok, query)]
+            pub ok: Option<String>,
+            /// (query parameter `Err`)
+            #[param("Err", with_err, query)]
+            pub err: Option<String>,
+            /// (query parameter `Some`)
+            #[param("Some", with_some, query)]
+            pub some: Option<String>,
+            /// (query parameter `None`)
+            #[param("None", with_none, query)]
+            pub none: Option<String>,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::headers! {
-    /// Headers of the `5XX` answer of `getInternal`.
-    /// Read them with `from_headers(response.headers())`.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct GetInternalServerErrorHeaders {
-        /// (header `x-range`; `None` when absent or unreadable)
-        #[header("x-range")]
-        pub x_range: Option<String>,
+    response::errors! {
+        /// The documented error answers of `Result`; the status and headers are on [`Error::Api`].
+        pub enum ResultError {
+            /// 404: The document's error body.
+            NotFound(types::Error) = 404,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `get`; the status and headers are on [`Error::Api`].
-    pub enum GetError {
-        /// 500: A server error, with a header.
-        ///
-        /// Holds the body as text, as the server sent it (empty if none).
-        #[status(500, text)]
-        InternalServerError(String),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `getInternal`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum GetInternalError {
+            /// 5XX: A server error, with a header.
+            ///
+            /// Holds the body as text, as the server sent it (empty if none).
+            ServerError(String) = 500..=599 as text,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::headers! {
-    /// Headers of the `500` answer of `get`.
-    /// Read them with `from_headers(response.headers())`.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct GetInternalServerErrorHeaders2 {
-        /// (header `x-code`; `None` when absent or unreadable)
-        #[header("x-code")]
-        pub x_code: Option<String>,
+    response::headers! {
+        /// Headers of the `5XX` answer of `getInternal`.
+        /// Read them with `from_headers(response.headers())`.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct GetInternalServerErrorHeaders {
+            /// (header `x-range`; `None` when absent or unreadable)
+            #[header("x-range")]
+            pub x_range: Option<String>,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-request::parameters! {
-    /// Optional parameters of `placeholders`; `Default::default()` sets none, the `with_…` methods
-    /// set one each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct PlaceholdersOptions {
-        /// (query parameter `foo`)
-        #[param("foo", with_foo, query)]
-        pub foo: Option<String>,
+    response::errors! {
+        /// The documented error answers of `get`; the status and headers are on [`Error::Api`].
+        pub enum GetError {
+            /// 500: A server error, with a header.
+            ///
+            /// Holds the body as text, as the server sent it (empty if none).
+            InternalServerError(String) = 500 as text,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `placeholders`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum PlaceholdersError {
-        /// default: Every status reads the same way.
-        #[status(default)]
-        Default(types::Placeholder),
+    response::headers! {
+        /// Headers of the `500` answer of `get`.
+        /// Read them with `from_headers(response.headers())`.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct GetInternalServerErrorHeaders2 {
+            /// (header `x-code`; `None` when absent or unreadable)
+            #[header("x-code")]
+            pub x_code: Option<String>,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-request::parameters! {
-    /// Optional parameters of `braces`; `Default::default()` sets none, the `with_…` methods set
-    /// one each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct BracesOptions {
-        /// (query parameter `kind`; the server uses `"}b{"` when unset)
-        #[param("kind", with_kind, query)]
-        pub kind: Option<types::BracesKind>,
+    request::parameters! {
+        /// Optional parameters of `placeholders`; `Default::default()` sets none, the `with_…`
+        /// methods set one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct PlaceholdersOptions {
+            /// (query parameter `foo`)
+            #[param("foo", with_foo, query)]
+            pub foo: Option<String>,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `braces`; the status and headers are on [`Error::Api`].
-    pub enum BracesError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `placeholders`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum PlaceholdersError {
+            /// default: Every status reads the same way.
+            Default(types::Placeholder) = default,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-request::parameters! {
-    /// Optional parameters of `clone`; `Default::default()` sets none, the `with_…` methods set one
-    /// each.
-    #[allow(deprecated)]
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct CloneOptions {
-        /// (query parameter `old`)
-        #[deprecated(note = "deprecated in the API description")]
-        #[param("old", with_old, query)]
-        pub old: Option<String>,
+    request::parameters! {
+        /// Optional parameters of `braces`; `Default::default()` sets none, the `with_…` methods
+        /// set one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct BracesOptions {
+            /// (query parameter `kind`; the server uses `"}b{"` when unset)
+            #[param("kind", with_kind, query)]
+            pub kind: Option<types::BracesKind>,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `clone`; the status and headers are on [`Error::Api`].
-    pub enum CloneError {
-        /// 400: The document's error body.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// 4XX: The document's error body.
-        #[status(401..= 499)]
-        ClientError(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `braces`; the status and headers are on [`Error::Api`].
+        pub enum BracesError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `1st`; the status and headers are on [`Error::Api`].
-    pub enum V1stError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    request::parameters! {
+        /// Optional parameters of `clone`; `Default::default()` sets none, the `with_…` methods set
+        /// one each.
+        #[allow(deprecated)]
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct CloneOptions {
+            /// (query parameter `old`)
+            #[deprecated(note = "deprecated in the API description")]
+            #[param("old", with_old, query)]
+            pub old: Option<String>,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `new`; the status and headers are on [`Error::Api`].
-    pub enum NewError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `clone`; the status and headers are on [`Error::Api`].
+        pub enum CloneError {
+            /// 400: The document's error body.
+            BadRequest(types::Error) = 400,
+            /// 4XX: The document's error body.
+            ClientError(types::Error) = 401..=499,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `fromText`; the status and headers are on [`Error::Api`].
-    pub enum FromTextError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `1st`; the status and headers are on [`Error::Api`].
+        pub enum V1stError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `intoPdf`; the status and headers are on [`Error::Api`].
-    pub enum IntoPdfError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `new`; the status and headers are on [`Error::Api`].
+        pub enum NewError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `asJson`; the status and headers are on [`Error::Api`].
-    pub enum AsJsonError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `fromText`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum FromTextError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `toCsv`; the status and headers are on [`Error::Api`].
-    pub enum ToCsvError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `intoPdf`; the status and headers are on [`Error::Api`].
+        pub enum IntoPdfError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `toCsvMut`; the status and headers are on [`Error::Api`].
-    pub enum ToCsvMutError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `asJson`; the status and headers are on [`Error::Api`].
+        pub enum AsJsonError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `isReady`; the status and headers are on [`Error::Api`].
-    pub enum IsReadyError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `toCsv`; the status and headers are on [`Error::Api`].
+        pub enum ToCsvError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `next`; the status and headers are on [`Error::Api`].
-    pub enum NextError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `toCsvMut`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum ToCsvMutError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `fromStr`; the status and headers are on [`Error::Api`].
-    pub enum FromStrError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `isReady`; the status and headers are on [`Error::Api`].
+        pub enum IsReadyError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `default`; the status and headers are on [`Error::Api`].
-    pub enum DefaultError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `next`; the status and headers are on [`Error::Api`].
+        pub enum NextError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::errors! {
-    /// The documented error answers of `from_iter`; the status and headers are on [`Error::Api`].
-    pub enum FromIterError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `fromStr`; the status and headers are on [`Error::Api`].
+        pub enum FromStrError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `default`; the status and headers are on [`Error::Api`].
+        pub enum DefaultError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `from_iter`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum FromIterError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }

@@ -30,6 +30,7 @@ use crate::runtime::problem::Problem;
 /// Every method has a default answering `501 Not Implemented` with the `Error` body, so an
 /// operation the document adds later does not break an implementation written before it
 /// (the price: the compiler does not point at an operation you forgot).
+#[allow(unused_variables)]
 pub trait AdversarialApi: Send + Sync + 'static {
     /// Your error type; anything `Display` (e.g. `anyhow::Error`).
     type Error: std::fmt::Display + Send + 'static;
@@ -43,7 +44,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: Path2Params,
     ) -> impl Future<Output = Result<Path2Response, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(Path2Response::Unimplemented) }
     }
 
@@ -56,7 +56,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: CliLocalsParams,
     ) -> impl Future<Output = Result<CliLocalsResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(CliLocalsResponse::Unimplemented) }
     }
 
@@ -70,7 +69,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         params: Raw2Params,
         body: types::Result2,
     ) -> impl Future<Output = Result<Raw2Response, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(Raw2Response::Unimplemented) }
     }
 
@@ -83,7 +81,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: HandleErrorParams,
     ) -> impl Future<Output = Result<HandleErrorResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(HandleErrorResponse::Unimplemented) }
     }
 
@@ -94,7 +91,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: BuilderParams,
     ) -> impl Future<Output = Result<BuilderResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(BuilderResponse::Unimplemented) }
     }
 
@@ -105,7 +101,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: ForServerParams,
     ) -> impl Future<Output = Result<ForServerResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(ForServerResponse::Unimplemented) }
     }
 
@@ -116,7 +111,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: BaseUrlParams,
     ) -> impl Future<Output = Result<BaseUrlResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(BaseUrlResponse::Unimplemented) }
     }
 
@@ -127,7 +121,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: LastRateLimitParams,
     ) -> impl Future<Output = Result<LastRateLimitResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(LastRateLimitResponse::Unimplemented) }
     }
 
@@ -138,7 +131,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: RouterParams,
     ) -> impl Future<Output = Result<RouterResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(RouterResponse::Unimplemented) }
     }
 
@@ -149,7 +141,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: RateLimitPolicyParams,
     ) -> impl Future<Output = Result<RateLimitPolicyResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(RateLimitPolicyResponse::Unimplemented) }
     }
 
@@ -160,7 +151,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: ServePathParams,
     ) -> impl Future<Output = Result<ServePathResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(ServePathResponse::Unimplemented) }
     }
 
@@ -171,7 +161,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: ApiParams,
     ) -> impl Future<Output = Result<ApiResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(ApiResponse::Unimplemented) }
     }
 
@@ -182,7 +171,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: ConfigParams,
     ) -> impl Future<Output = Result<ConfigResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(ConfigResponse::Unimplemented) }
     }
 
@@ -193,7 +181,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: RoutesParams,
     ) -> impl Future<Output = Result<RoutesResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(RoutesResponse::Unimplemented) }
     }
 
@@ -204,7 +191,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: TypeParams,
     ) -> impl Future<Output = Result<TypeResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(TypeResponse::Unimplemented) }
     }
 
@@ -215,7 +201,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: SelfParams,
     ) -> impl Future<Output = Result<SelfResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(SelfResponse::Unimplemented) }
     }
 
@@ -226,7 +211,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: SuperParams,
     ) -> impl Future<Output = Result<SuperResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(SuperResponse::Unimplemented) }
     }
 
@@ -239,7 +223,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: ResultParams,
     ) -> impl Future<Output = Result<ResultResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(ResultResponse::Unimplemented) }
     }
 
@@ -252,7 +235,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: GetInternalParams,
     ) -> impl Future<Output = Result<GetInternalResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(GetInternalResponse::Unimplemented) }
     }
 
@@ -265,7 +247,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: GetParams,
     ) -> impl Future<Output = Result<GetResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(GetResponse::Unimplemented) }
     }
 
@@ -280,7 +261,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         params: PlaceholdersParams,
         body: types::Placeholder,
     ) -> impl Future<Output = Result<PlaceholdersResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(PlaceholdersResponse::Unimplemented) }
     }
 
@@ -294,7 +274,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: BracesParams,
     ) -> impl Future<Output = Result<BracesResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(BracesResponse::Unimplemented) }
     }
 
@@ -307,7 +286,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: CloneParams,
     ) -> impl Future<Output = Result<CloneResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(CloneResponse::Unimplemented) }
     }
 
@@ -321,7 +299,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         params: V1stParams,
         body: types::Loose,
     ) -> impl Future<Output = Result<V1stResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(V1stResponse::Unimplemented) }
     }
 
@@ -333,7 +310,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: NewParams,
     ) -> impl Future<Output = Result<NewResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(NewResponse::Unimplemented) }
     }
 
@@ -345,7 +321,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: FromTextParams,
     ) -> impl Future<Output = Result<FromTextResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(FromTextResponse::Unimplemented) }
     }
 
@@ -357,7 +332,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: IntoPdfParams,
     ) -> impl Future<Output = Result<IntoPdfResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(IntoPdfResponse::Unimplemented) }
     }
 
@@ -368,7 +342,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: AsJsonParams,
     ) -> impl Future<Output = Result<AsJsonResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(AsJsonResponse::Unimplemented) }
     }
 
@@ -379,7 +352,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: ToCsvParams,
     ) -> impl Future<Output = Result<ToCsvResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(ToCsvResponse::Unimplemented) }
     }
 
@@ -391,7 +363,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: ToCsvMutParams,
     ) -> impl Future<Output = Result<ToCsvMutResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(ToCsvMutResponse::Unimplemented) }
     }
 
@@ -402,7 +373,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: IsReadyParams,
     ) -> impl Future<Output = Result<IsReadyResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(IsReadyResponse::Unimplemented) }
     }
 
@@ -413,7 +383,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: NextParams,
     ) -> impl Future<Output = Result<NextResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(NextResponse::Unimplemented) }
     }
 
@@ -425,7 +394,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: FromStrParams,
     ) -> impl Future<Output = Result<FromStrResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(FromStrResponse::Unimplemented) }
     }
 
@@ -436,7 +404,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: DefaultParams,
     ) -> impl Future<Output = Result<DefaultResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(DefaultResponse::Unimplemented) }
     }
 
@@ -448,7 +415,6 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: FromIterParams,
     ) -> impl Future<Output = Result<FromIterResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(FromIterResponse::Unimplemented) }
     }
 
@@ -460,938 +426,906 @@ pub trait AdversarialApi: Send + Sync + 'static {
     }
 }
 
-/// Parameters of `path` (`GET /path/{path}/{raw}`), parsed and checked.
 #[cfg(feature = "path")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct Path2Params {
-    /// (path parameter `path`)
-    pub path: String,
-    /// (path parameter `raw`)
-    pub raw: i64,
-    /// (query parameter `query`)
-    pub query: String,
-    /// (query parameter `errors`)
-    pub errors: Option<i32>,
-    /// (query parameter `out`)
-    pub out: Option<String>,
-    /// (header parameter `body`)
-    pub body: String,
-    /// (cookie parameter `cookie`)
-    pub cookie: String,
-    /// (cookie parameter `cookies`)
-    pub cookies: Option<String>,
-}
-
-/// Headers of the `200` answer of `path`.
-#[cfg(feature = "path")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Path2OkHeaders {
-    /// (header `response`)
-    pub response: Option<String>,
-    /// (header `value`)
-    pub value: Option<i64>,
-}
+pub use operations_path::*;
 
 #[cfg(feature = "path")]
-response::answers! {
-    /// What `path` answers: one variant per documented status, and
-    /// [`Unimplemented`](Path2Response::Unimplemented) for an implementation without the operation.
+mod operations_path {
+    use super::*;
+
+    /// Parameters of `path` (`GET /path/{path}/{raw}`), parsed and checked.
     #[derive(Debug, Clone, PartialEq)]
-    pub enum Path2Response {
-        /// 200: The values, each where it arrived.
-        #[status(OK, json, headers)]
-        Ok(types::Value, Path2OkHeaders),
-        /// 400: The document's error body.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("path")]
-        Unimplemented,
+    pub struct Path2Params {
+        /// (path parameter `path`)
+        pub path: String,
+        /// (path parameter `raw`)
+        pub raw: i64,
+        /// (query parameter `query`)
+        pub query: String,
+        /// (query parameter `errors`)
+        pub errors: Option<i32>,
+        /// (query parameter `out`)
+        pub out: Option<String>,
+        /// (header parameter `body`)
+        pub body: String,
+        /// (cookie parameter `cookie`)
+        pub cookie: String,
+        /// (cookie parameter `cookies`)
+        pub cookies: Option<String>,
+    }
+
+    /// Headers of the `200` answer of `path`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Path2OkHeaders {
+        /// (header `response`)
+        pub response: Option<String>,
+        /// (header `value`)
+        pub value: Option<i64>,
+    }
+
+    response::answers! {
+        /// What `path` answers: one variant per documented status, and
+        /// [`Unimplemented`](Path2Response::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum Path2Response {
+            /// 200: The values, each where it arrived.
+            Ok(types::Value, Path2OkHeaders) = json(200, headers),
+            /// 400: The document's error body.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("path"),
+        }
     }
 }
 
 #[cfg(feature = "cli")]
-params::declare! {
-    /// Parameters of `cliLocals` (`GET /cli/{client}`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct CliLocalsParams {
-        /// (path parameter `client`)
-        #[param(required, path("client"))]
-        pub client: String,
-        /// (query parameter `m`)
-        #[param(required, query("m"))]
-        pub m: bool,
-        /// (query parameter `runtime`)
-        #[param(required, query("runtime"))]
-        pub runtime: String,
-        /// (header parameter `result`)
-        #[param(required, header("result"))]
-        pub result: String,
-        /// (query parameter `verbose`)
-        #[param(required, query("verbose"))]
-        pub verbose: i64,
-        /// (query parameter `version`)
-        #[param(optional, query("version"))]
-        pub version: Option<String>,
-    }
-}
+pub use operations_cli::*;
 
 #[cfg(feature = "cli")]
-response::answers! {
-    /// What `cliLocals` answers: one variant per documented status, and
-    /// [`Unimplemented`](CliLocalsResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum CliLocalsResponse {
-        /// 204: Nothing.
-        #[status(NO_CONTENT)]
-        NoContent,
-        #[unimplemented("cliLocals")]
-        Unimplemented,
+mod operations_cli {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `cliLocals` (`GET /cli/{client}`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct CliLocalsParams {
+            /// (path parameter `client`)
+            #[param(required, path("client"))]
+            pub client: String,
+            /// (query parameter `m`)
+            #[param(required, query("m"))]
+            pub m: bool,
+            /// (query parameter `runtime`)
+            #[param(required, query("runtime"))]
+            pub runtime: String,
+            /// (header parameter `result`)
+            #[param(required, header("result"))]
+            pub result: String,
+            /// (query parameter `verbose`)
+            #[param(required, query("verbose"))]
+            pub verbose: i64,
+            /// (query parameter `version`)
+            #[param(optional, query("version"))]
+            pub version: Option<String>,
+        }
+    }
+
+    response::answers! {
+        /// What `cliLocals` answers: one variant per documented status, and
+        /// [`Unimplemented`](CliLocalsResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum CliLocalsResponse {
+            /// 204: Nothing.
+            NoContent = empty(204),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("cliLocals"),
+        }
     }
 }
 
-/// Parameters of `raw` (`POST /raw/{http}`), parsed and checked.
 #[cfg(feature = "raw")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct Raw2Params {
-    /// (path parameter `http`)
-    pub http: String,
-    /// (query parameter `base`)
-    pub base: String,
-    /// (header parameter `ctx`)
-    pub ctx: String,
-    /// (header parameter `builder`)
-    pub builder: Option<String>,
-    /// (query parameter `options`)
-    pub options: Option<String>,
-    /// (query parameter `values`)
-    pub values: Option<Vec<String>>,
-    /// (query parameter `at`, default `7`)
-    pub at: i32,
-    /// (cookie parameter `params`)
-    pub params: Option<String>,
-    /// (query parameter `type`)
-    pub r#type: Option<types::Kind>,
-    /// (query parameter `self`)
-    pub self_: Option<String>,
-}
+pub use operations_raw::*;
 
 #[cfg(feature = "raw")]
-response::answers! {
-    /// What `raw` answers: one variant per documented status, and
-    /// [`Unimplemented`](Raw2Response::Unimplemented) for an implementation without the operation.
+mod operations_raw {
+    use super::*;
+
+    /// Parameters of `raw` (`POST /raw/{http}`), parsed and checked.
     #[derive(Debug, Clone, PartialEq)]
-    pub enum Raw2Response {
-        /// 201: The values, each where it arrived, and the body.
-        #[status(CREATED, json)]
-        Created(types::Value),
-        /// 400: The document's error body.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("raw")]
-        Unimplemented,
+    pub struct Raw2Params {
+        /// (path parameter `http`)
+        pub http: String,
+        /// (query parameter `base`)
+        pub base: String,
+        /// (header parameter `ctx`)
+        pub ctx: String,
+        /// (header parameter `builder`)
+        pub builder: Option<String>,
+        /// (query parameter `options`)
+        pub options: Option<String>,
+        /// (query parameter `values`)
+        pub values: Option<Vec<String>>,
+        /// (query parameter `at`, default `7`)
+        pub at: i32,
+        /// (cookie parameter `params`)
+        pub params: Option<String>,
+        /// (query parameter `type`)
+        pub r#type: Option<types::Kind>,
+        /// (query parameter `self`)
+        pub self_: Option<String>,
     }
-}
 
-/// Parameters of `handleError` (`GET /ops/handle-error`), parsed and checked.
-#[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct HandleErrorParams {
-    /// (query parameter `api`)
-    pub api: Option<String>,
-    /// (query parameter `parts`)
-    pub parts: Option<String>,
-    /// (query parameter `request`)
-    pub request: Option<String>,
-    /// (query parameter `response`)
-    pub response: Option<String>,
-    /// (header parameter `rt`)
-    pub rt: Option<String>,
-    /// (query parameter `scheme`)
-    pub scheme: Option<String>,
-    /// (query parameter `serve`)
-    pub serve: Option<String>,
-    /// (query parameter `media`)
-    pub media: Option<String>,
-    /// (query parameter `outcome`)
-    pub outcome: Option<String>,
-    /// (query parameter `error`)
-    pub error: Option<String>,
-    /// (query parameter `body_limit`)
-    pub body_limit: Option<String>,
-    /// (query parameter `value`)
-    pub value: Option<i64>,
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `handleError` answers: one variant per documented status, and
-    /// [`Unimplemented`](HandleErrorResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum HandleErrorResponse {
-        /// 204: Nothing.
-        #[status(NO_CONTENT)]
-        NoContent,
-        /// default: The document's error body.
-        #[status(held, json)]
-        Default(http::StatusCode, types::Error),
-        #[unimplemented("handleError")]
-        Unimplemented,
+    response::answers! {
+        /// What `raw` answers: one variant per documented status, and
+        /// [`Unimplemented`](Raw2Response::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum Raw2Response {
+            /// 201: The values, each where it arrived, and the body.
+            Created(types::Value) = json(201),
+            /// 400: The document's error body.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("raw"),
+        }
     }
 }
 
 #[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `builder` (`GET /ops/builder`): none yet; one the document adds becomes a
-    /// field.
+pub use operations_ops::*;
+
+#[cfg(feature = "ops")]
+mod operations_ops {
+    use super::*;
+
+    /// Parameters of `handleError` (`GET /ops/handle-error`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct HandleErrorParams {
+        /// (query parameter `api`)
+        pub api: Option<String>,
+        /// (query parameter `parts`)
+        pub parts: Option<String>,
+        /// (query parameter `request`)
+        pub request: Option<String>,
+        /// (query parameter `response`)
+        pub response: Option<String>,
+        /// (header parameter `rt`)
+        pub rt: Option<String>,
+        /// (query parameter `scheme`)
+        pub scheme: Option<String>,
+        /// (query parameter `serve`)
+        pub serve: Option<String>,
+        /// (query parameter `media`)
+        pub media: Option<String>,
+        /// (query parameter `outcome`)
+        pub outcome: Option<String>,
+        /// (query parameter `error`)
+        pub error: Option<String>,
+        /// (query parameter `body_limit`)
+        pub body_limit: Option<String>,
+        /// (query parameter `value`)
+        pub value: Option<i64>,
+    }
+
+    response::answers! {
+        /// What `handleError` answers: one variant per documented status, and
+        /// [`Unimplemented`](HandleErrorResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum HandleErrorResponse {
+            /// 204: Nothing.
+            NoContent = empty(204),
+            /// default: The document's error body.
+            Default(http::StatusCode, types::Error) = json(held),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("handleError"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `builder` (`GET /ops/builder`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct BuilderParams {}
+    }
+
+    response::answers! {
+        /// What `builder` answers: one variant per documented status, and
+        /// [`Unimplemented`](BuilderResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum BuilderResponse {
+            /// 200: A `Vec` schema.
+            Ok(types::Vec2) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("builder"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `for_server` (`GET /ops/for-server`): none yet; one the document adds
+        /// becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct ForServerParams {}
+    }
+
+    response::answers! {
+        /// What `for_server` answers: one variant per documented status, and
+        /// [`Unimplemented`](ForServerResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum ForServerResponse {
+            /// 200: A `Box` schema.
+            Ok(types::Box2) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("for_server"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `baseUrl` (`GET /ops/base-url`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct BaseUrlParams {}
+    }
+
+    response::answers! {
+        /// What `baseUrl` answers: one variant per documented status, and
+        /// [`Unimplemented`](BaseUrlResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum BaseUrlResponse {
+            /// 200: A `String` schema.
+            Ok(types::String2) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("baseUrl"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `lastRateLimit` (`GET /ops/last-rate-limit`): none yet; one the document
+        /// adds becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct LastRateLimitParams {}
+    }
+
+    response::answers! {
+        /// What `lastRateLimit` answers: one variant per documented status, and
+        /// [`Unimplemented`](LastRateLimitResponse::Unimplemented) for an implementation without
+        /// the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum LastRateLimitResponse {
+            /// 200: An `Option` schema.
+            Ok(types::Option2) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("lastRateLimit"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `router` (`GET /ops/router`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct RouterParams {}
+    }
+
+    response::answers! {
+        /// What `router` answers: one variant per documented status, and
+        /// [`Unimplemented`](RouterResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum RouterResponse {
+            /// 204: Takes the name of `router()`.
+            NoContent = empty(204),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("router"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `rate_limit_policy` (`GET /ops/rate-limit-policy`): none yet; one the
+        /// document adds becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct RateLimitPolicyParams {}
+    }
+
+    response::answers! {
+        /// What `rate_limit_policy` answers: one variant per documented status, and
+        /// [`Unimplemented`](RateLimitPolicyResponse::Unimplemented) for an implementation without
+        /// the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum RateLimitPolicyResponse {
+            /// 204: Takes the name of `rate_limit_policy()`.
+            NoContent = empty(204),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("rate_limit_policy"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `serve_path` (`PUT /ops/serve-path`): none yet; one the document adds
+        /// becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct ServePathParams {}
+    }
+
+    response::answers! {
+        /// What `serve_path` answers: one variant per documented status, and
+        /// [`Unimplemented`](ServePathResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum ServePathResponse {
+            /// 204: Takes the name of the `path` operation's serve function.
+            NoContent = empty(204),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("serve_path"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `api` (`GET /ops/api`): none yet; one the document adds becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct ApiParams {}
+    }
+
+    response::answers! {
+        /// What `api` answers: one variant per documented status, and
+        /// [`Unimplemented`](ApiResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum ApiResponse {
+            /// 204: Takes the name of `router`'s parameter.
+            NoContent = empty(204),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("api"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `config` (`GET /ops/config`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct ConfigParams {}
+    }
+
+    response::answers! {
+        /// What `config` answers: one variant per documented status, and
+        /// [`Unimplemented`](ConfigResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum ConfigResponse {
+            /// 204: Takes the name of `router`'s parameter.
+            NoContent = empty(204),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("config"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `routes` (`GET /ops/routes`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct RoutesParams {}
+    }
+
+    response::answers! {
+        /// What `routes` answers: one variant per documented status, and
+        /// [`Unimplemented`](RoutesResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum RoutesResponse {
+            /// 204: Takes the name of a local of `router`.
+            NoContent = empty(204),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("routes"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `type` (`DELETE /ops/type`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct TypeParams {}
+    }
+
+    response::answers! {
+        /// What `type` answers: one variant per documented status, and
+        /// [`Unimplemented`](TypeResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum TypeResponse {
+            /// 204: A keyword.
+            NoContent = empty(204),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("type"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `self` (`GET /ops/self`): none yet; one the document adds becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct SelfParams {}
+    }
+
+    response::answers! {
+        /// What `self` answers: one variant per documented status, and
+        /// [`Unimplemented`](SelfResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum SelfResponse {
+            /// 200: A keyword that cannot be raw.
+            Ok(types::Self_) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("self"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `super` (`GET /ops/super/{super}`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct SuperParams {
+            /// (path parameter `super`)
+            #[param(required, path("super"))]
+            pub super_: types::Type,
+            /// (query parameter `crate`)
+            #[param(optional, query("crate"))]
+            pub crate_: Option<String>,
+        }
+    }
+
+    response::answers! {
+        /// What `super` answers: one variant per documented status, and
+        /// [`Unimplemented`](SuperResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum SuperResponse {
+            /// 200: The `type` enumeration back.
+            Ok(types::Type) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("super"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `Result` (`GET /ops/kinds`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct ResultParams {
+            /// (query parameter `Ok`)
+            #[param(optional, query("Ok"))]
+            pub ok: Option<String>,
+            /// (query parameter `Err`)
+            #[param(optional, query("Err"))]
+            pub err: Option<String>,
+            /// (query parameter `Some`)
+            #[param(optional, query("Some"))]
+            pub some: Option<String>,
+            /// (query parameter `None`)
+            #[param(optional, query("None"))]
+            pub none: Option<String>,
+        }
+    }
+
+    response::answers! {
+        /// What `Result` answers: one variant per documented status, and
+        /// [`Unimplemented`](ResultResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum ResultResponse {
+            /// 200: Every type named like a std one.
+            Ok(types::ResultOkBody) = json(200),
+            /// 404: The document's error body.
+            NotFound(types::Error) = json(404),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("Result"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `getInternal` (`GET /ops/headers/internal`): none yet; one the document
+        /// adds becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct GetInternalParams {}
+    }
+
+    /// Headers of the `5XX` answer of `getInternal`.
     #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct BuilderParams {}
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `builder` answers: one variant per documented status, and
-    /// [`Unimplemented`](BuilderResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum BuilderResponse {
-        /// 200: A `Vec` schema.
-        #[status(OK, json)]
-        Ok(types::Vec2),
-        #[unimplemented("builder")]
-        Unimplemented,
+    pub struct GetInternalServerErrorHeaders {
+        /// (header `x-range`)
+        pub x_range: Option<String>,
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `for_server` (`GET /ops/for-server`): none yet; one the document adds becomes
-    /// a field.
+    response::answers! {
+        /// What `getInternal` answers: one variant per documented status, and
+        /// [`Unimplemented`](GetInternalResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GetInternalResponse {
+            /// 204: Nothing.
+            NoContent = empty(204),
+            /// 5XX: A server error, with a header.
+            ServerError(http::StatusCode, GetInternalServerErrorHeaders) = empty(held, headers),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("getInternal"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `get` (`GET /ops/headers`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct GetParams {}
+    }
+
+    /// Headers of the `500` answer of `get`.
     #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct ForServerParams {}
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `for_server` answers: one variant per documented status, and
-    /// [`Unimplemented`](ForServerResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum ForServerResponse {
-        /// 200: A `Box` schema.
-        #[status(OK, json)]
-        Ok(types::Box2),
-        #[unimplemented("for_server")]
-        Unimplemented,
+    pub struct GetInternalServerErrorHeaders2 {
+        /// (header `x-code`)
+        pub x_code: Option<String>,
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `baseUrl` (`GET /ops/base-url`): none yet; one the document adds becomes a
-    /// field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct BaseUrlParams {}
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `baseUrl` answers: one variant per documented status, and
-    /// [`Unimplemented`](BaseUrlResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum BaseUrlResponse {
-        /// 200: A `String` schema.
-        #[status(OK, json)]
-        Ok(types::String2),
-        #[unimplemented("baseUrl")]
-        Unimplemented,
+    response::answers! {
+        /// What `get` answers: one variant per documented status, and
+        /// [`Unimplemented`](GetResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GetResponse {
+            /// 204: Nothing.
+            NoContent = empty(204),
+            /// 500: A server error, with a header.
+            InternalServerError(GetInternalServerErrorHeaders2) = empty(500, headers),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("get"),
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `lastRateLimit` (`GET /ops/last-rate-limit`): none yet; one the document adds
-    /// becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct LastRateLimitParams {}
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `lastRateLimit` answers: one variant per documented status, and
-    /// [`Unimplemented`](LastRateLimitResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum LastRateLimitResponse {
-        /// 200: An `Option` schema.
-        #[status(OK, json)]
-        Ok(types::Option2),
-        #[unimplemented("lastRateLimit")]
-        Unimplemented,
+    params::declare! {
+        /// Parameters of `placeholders` (`POST /ops/placeholders`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct PlaceholdersParams {
+            /// (query parameter `foo`)
+            #[param(optional, query("foo"))]
+            pub foo: Option<String>,
+            /// (header parameter `baz`)
+            #[param(required, header("baz"))]
+            pub baz: String,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `router` (`GET /ops/router`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct RouterParams {}
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `router` answers: one variant per documented status, and
-    /// [`Unimplemented`](RouterResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum RouterResponse {
-        /// 204: Takes the name of `router()`.
-        #[status(NO_CONTENT)]
-        NoContent,
-        #[unimplemented("router")]
-        Unimplemented,
+    response::answers! {
+        /// What `placeholders` answers: one variant per documented status, and
+        /// [`Unimplemented`](PlaceholdersResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum PlaceholdersResponse {
+            /// default: Every status reads the same way.
+            Default(http::StatusCode, types::Placeholder) = json(held),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("placeholders"),
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `rate_limit_policy` (`GET /ops/rate-limit-policy`): none yet; one the document
-    /// adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct RateLimitPolicyParams {}
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `rate_limit_policy` answers: one variant per documented status, and
-    /// [`Unimplemented`](RateLimitPolicyResponse::Unimplemented) for an implementation without the
-    /// operation.
+    /// Parameters of `braces` (`GET /ops/braces`), parsed and checked.
     #[derive(Debug, Clone, PartialEq)]
-    pub enum RateLimitPolicyResponse {
-        /// 204: Takes the name of `rate_limit_policy()`.
-        #[status(NO_CONTENT)]
-        NoContent,
-        #[unimplemented("rate_limit_policy")]
-        Unimplemented,
+    pub struct BracesParams {
+        /// (query parameter `mark`)
+        pub mark: String,
+        /// (query parameter `kind`, default `"}b{"`)
+        pub kind: types::BracesKind,
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `serve_path` (`PUT /ops/serve-path`): none yet; one the document adds becomes
-    /// a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct ServePathParams {}
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `serve_path` answers: one variant per documented status, and
-    /// [`Unimplemented`](ServePathResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum ServePathResponse {
-        /// 204: Takes the name of the `path` operation's serve function.
-        #[status(NO_CONTENT)]
-        NoContent,
-        #[unimplemented("serve_path")]
-        Unimplemented,
+    response::answers! {
+        /// What `braces` answers: one variant per documented status, and
+        /// [`Unimplemented`](BracesResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum BracesResponse {
+            /// 200: The values read.
+            Ok(types::BracesOkBody) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("braces"),
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `api` (`GET /ops/api`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct ApiParams {}
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `api` answers: one variant per documented status, and
-    /// [`Unimplemented`](ApiResponse::Unimplemented) for an implementation without the operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum ApiResponse {
-        /// 204: Takes the name of `router`'s parameter.
-        #[status(NO_CONTENT)]
-        NoContent,
-        #[unimplemented("api")]
-        Unimplemented,
+    params::declare! {
+        /// Parameters of `clone` (`GET /ops/clone`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct CloneParams {
+            /// (query parameter `old`, deprecated)
+            #[param(optional, query("old"))]
+            pub old: Option<String>,
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `config` (`GET /ops/config`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct ConfigParams {}
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `config` answers: one variant per documented status, and
-    /// [`Unimplemented`](ConfigResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum ConfigResponse {
-        /// 204: Takes the name of `router`'s parameter.
-        #[status(NO_CONTENT)]
-        NoContent,
-        #[unimplemented("config")]
-        Unimplemented,
+    response::answers! {
+        /// What `clone` answers: one variant per documented status, and
+        /// [`Unimplemented`](CloneResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum CloneResponse {
+            /// 200: A list that contains lists of itself.
+            Ok(types::Chain) = json(200),
+            /// 400: The document's error body.
+            BadRequest(types::Error) = json(400),
+            /// 4XX: The document's error body.
+            ClientError(http::StatusCode, types::Error) = json(held),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("clone"),
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `routes` (`GET /ops/routes`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct RoutesParams {}
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `routes` answers: one variant per documented status, and
-    /// [`Unimplemented`](RoutesResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum RoutesResponse {
-        /// 204: Takes the name of a local of `router`.
-        #[status(NO_CONTENT)]
-        NoContent,
-        #[unimplemented("routes")]
-        Unimplemented,
+    params::declare! {
+        /// Parameters of `1st` (`POST /ops/1st`): none yet; one the document adds becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct V1stParams {}
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `type` (`DELETE /ops/type`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct TypeParams {}
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `type` answers: one variant per documented status, and
-    /// [`Unimplemented`](TypeResponse::Unimplemented) for an implementation without the operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum TypeResponse {
-        /// 204: A keyword.
-        #[status(NO_CONTENT)]
-        NoContent,
-        #[unimplemented("type")]
-        Unimplemented,
+    response::answers! {
+        /// What `1st` answers: one variant per documented status, and
+        /// [`Unimplemented`](V1stResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum V1stResponse {
+            /// 200: The body back, with the `Into` and `Default` types.
+            Ok(types::V1stOkBody) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("1st"),
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `self` (`GET /ops/self`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct SelfParams {}
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `self` answers: one variant per documented status, and
-    /// [`Unimplemented`](SelfResponse::Unimplemented) for an implementation without the operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum SelfResponse {
-        /// 200: A keyword that cannot be raw.
-        #[status(OK, json)]
-        Ok(types::Self_),
-        #[unimplemented("self")]
-        Unimplemented,
+    params::declare! {
+        /// Parameters of `new` (`POST /ops/conventions/new`): none yet; one the document adds
+        /// becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct NewParams {}
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `super` (`GET /ops/super/{super}`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct SuperParams {
-        /// (path parameter `super`)
-        #[param(required, path("super"))]
-        pub super_: types::Type,
-        /// (query parameter `crate`)
-        #[param(optional, query("crate"))]
-        pub crate_: Option<String>,
+    response::answers! {
+        /// What `new` answers: one variant per documented status, and
+        /// [`Unimplemented`](NewResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum NewResponse {
+            /// 204: Made.
+            NoContent = empty(204),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("new"),
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `super` answers: one variant per documented status, and
-    /// [`Unimplemented`](SuperResponse::Unimplemented) for an implementation without the operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum SuperResponse {
-        /// 200: The `type` enumeration back.
-        #[status(OK, json)]
-        Ok(types::Type),
-        #[unimplemented("super")]
-        Unimplemented,
+    params::declare! {
+        /// Parameters of `fromText` (`GET /ops/conventions/from`): none yet; one the document adds
+        /// becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct FromTextParams {}
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `Result` (`GET /ops/kinds`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct ResultParams {
-        /// (query parameter `Ok`)
-        #[param(optional, query("Ok"))]
-        pub ok: Option<String>,
-        /// (query parameter `Err`)
-        #[param(optional, query("Err"))]
-        pub err: Option<String>,
-        /// (query parameter `Some`)
-        #[param(optional, query("Some"))]
-        pub some: Option<String>,
-        /// (query parameter `None`)
-        #[param(optional, query("None"))]
-        pub none: Option<String>,
+    response::answers! {
+        /// What `fromText` answers: one variant per documented status, and
+        /// [`Unimplemented`](FromTextResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum FromTextResponse {
+            /// 204: Read.
+            NoContent = empty(204),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("fromText"),
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `Result` answers: one variant per documented status, and
-    /// [`Unimplemented`](ResultResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum ResultResponse {
-        /// 200: Every type named like a std one.
-        #[status(OK, json)]
-        Ok(types::ResultOkBody),
-        /// 404: The document's error body.
-        #[status(NOT_FOUND, json)]
-        NotFound(types::Error),
-        #[unimplemented("Result")]
-        Unimplemented,
+    params::declare! {
+        /// Parameters of `intoPdf` (`GET /ops/conventions/into`): none yet; one the document adds
+        /// becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct IntoPdfParams {}
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `getInternal` (`GET /ops/headers/internal`): none yet; one the document adds
-    /// becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct GetInternalParams {}
-}
-
-/// Headers of the `5XX` answer of `getInternal`.
-#[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct GetInternalServerErrorHeaders {
-    /// (header `x-range`)
-    pub x_range: Option<String>,
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `getInternal` answers: one variant per documented status, and
-    /// [`Unimplemented`](GetInternalResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum GetInternalResponse {
-        /// 204: Nothing.
-        #[status(NO_CONTENT)]
-        NoContent,
-        /// 5XX: A server error, with a header.
-        #[status(held, headers)]
-        ServerError(http::StatusCode, GetInternalServerErrorHeaders),
-        #[unimplemented("getInternal")]
-        Unimplemented,
+    response::answers! {
+        /// What `intoPdf` answers: one variant per documented status, and
+        /// [`Unimplemented`](IntoPdfResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum IntoPdfResponse {
+            /// 204: Converted.
+            NoContent = empty(204),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("intoPdf"),
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `get` (`GET /ops/headers`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct GetParams {}
-}
-
-/// Headers of the `500` answer of `get`.
-#[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct GetInternalServerErrorHeaders2 {
-    /// (header `x-code`)
-    pub x_code: Option<String>,
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `get` answers: one variant per documented status, and
-    /// [`Unimplemented`](GetResponse::Unimplemented) for an implementation without the operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum GetResponse {
-        /// 204: Nothing.
-        #[status(NO_CONTENT)]
-        NoContent,
-        /// 500: A server error, with a header.
-        #[status(INTERNAL_SERVER_ERROR, headers)]
-        InternalServerError(GetInternalServerErrorHeaders2),
-        #[unimplemented("get")]
-        Unimplemented,
+    params::declare! {
+        /// Parameters of `asJson` (`GET /ops/conventions/as`): none yet; one the document adds
+        /// becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct AsJsonParams {}
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `placeholders` (`POST /ops/placeholders`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct PlaceholdersParams {
-        /// (query parameter `foo`)
-        #[param(optional, query("foo"))]
-        pub foo: Option<String>,
-        /// (header parameter `baz`)
-        #[param(required, header("baz"))]
-        pub baz: String,
+    response::answers! {
+        /// What `asJson` answers: one variant per documented status, and
+        /// [`Unimplemented`](AsJsonResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum AsJsonResponse {
+            /// 204: Viewed.
+            NoContent = empty(204),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("asJson"),
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `placeholders` answers: one variant per documented status, and
-    /// [`Unimplemented`](PlaceholdersResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum PlaceholdersResponse {
-        /// default: Every status reads the same way.
-        #[status(held, json)]
-        Default(http::StatusCode, types::Placeholder),
-        #[unimplemented("placeholders")]
-        Unimplemented,
+    params::declare! {
+        /// Parameters of `toCsv` (`GET /ops/conventions/to`): none yet; one the document adds
+        /// becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct ToCsvParams {}
     }
-}
 
-/// Parameters of `braces` (`GET /ops/braces`), parsed and checked.
-#[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct BracesParams {
-    /// (query parameter `mark`)
-    pub mark: String,
-    /// (query parameter `kind`, default `"}b{"`)
-    pub kind: types::BracesKind,
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `braces` answers: one variant per documented status, and
-    /// [`Unimplemented`](BracesResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum BracesResponse {
-        /// 200: The values read.
-        #[status(OK, json)]
-        Ok(types::BracesOkBody),
-        #[unimplemented("braces")]
-        Unimplemented,
+    response::answers! {
+        /// What `toCsv` answers: one variant per documented status, and
+        /// [`Unimplemented`](ToCsvResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum ToCsvResponse {
+            /// 204: Exported.
+            NoContent = empty(204),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("toCsv"),
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `clone` (`GET /ops/clone`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct CloneParams {
-        /// (query parameter `old`, deprecated)
-        #[param(optional, query("old"))]
-        pub old: Option<String>,
+    params::declare! {
+        /// Parameters of `toCsvMut` (`GET /ops/conventions/to-mut`): none yet; one the document
+        /// adds becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct ToCsvMutParams {}
     }
-}
 
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `clone` answers: one variant per documented status, and
-    /// [`Unimplemented`](CloneResponse::Unimplemented) for an implementation without the operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum CloneResponse {
-        /// 200: A list that contains lists of itself.
-        #[status(OK, json)]
-        Ok(types::Chain),
-        /// 400: The document's error body.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        /// 4XX: The document's error body.
-        #[status(held, json)]
-        ClientError(http::StatusCode, types::Error),
-        #[unimplemented("clone")]
-        Unimplemented,
+    response::answers! {
+        /// What `toCsvMut` answers: one variant per documented status, and
+        /// [`Unimplemented`](ToCsvMutResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum ToCsvMutResponse {
+            /// 204: Exported.
+            NoContent = empty(204),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("toCsvMut"),
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `1st` (`POST /ops/1st`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct V1stParams {}
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `1st` answers: one variant per documented status, and
-    /// [`Unimplemented`](V1stResponse::Unimplemented) for an implementation without the operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum V1stResponse {
-        /// 200: The body back, with the `Into` and `Default` types.
-        #[status(OK, json)]
-        Ok(types::V1stOkBody),
-        #[unimplemented("1st")]
-        Unimplemented,
+    params::declare! {
+        /// Parameters of `isReady` (`GET /ops/conventions/is`): none yet; one the document adds
+        /// becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct IsReadyParams {}
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `new` (`POST /ops/conventions/new`): none yet; one the document adds becomes a
-    /// field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct NewParams {}
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `new` answers: one variant per documented status, and
-    /// [`Unimplemented`](NewResponse::Unimplemented) for an implementation without the operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum NewResponse {
-        /// 204: Made.
-        #[status(NO_CONTENT)]
-        NoContent,
-        #[unimplemented("new")]
-        Unimplemented,
+    response::answers! {
+        /// What `isReady` answers: one variant per documented status, and
+        /// [`Unimplemented`](IsReadyResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum IsReadyResponse {
+            /// 204: Ready.
+            NoContent = empty(204),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("isReady"),
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `fromText` (`GET /ops/conventions/from`): none yet; one the document adds
-    /// becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct FromTextParams {}
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `fromText` answers: one variant per documented status, and
-    /// [`Unimplemented`](FromTextResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum FromTextResponse {
-        /// 204: Read.
-        #[status(NO_CONTENT)]
-        NoContent,
-        #[unimplemented("fromText")]
-        Unimplemented,
+    params::declare! {
+        /// Parameters of `next` (`GET /ops/conventions/next`): none yet; one the document adds
+        /// becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct NextParams {}
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `intoPdf` (`GET /ops/conventions/into`): none yet; one the document adds
-    /// becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct IntoPdfParams {}
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `intoPdf` answers: one variant per documented status, and
-    /// [`Unimplemented`](IntoPdfResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum IntoPdfResponse {
-        /// 204: Converted.
-        #[status(NO_CONTENT)]
-        NoContent,
-        #[unimplemented("intoPdf")]
-        Unimplemented,
+    response::answers! {
+        /// What `next` answers: one variant per documented status, and
+        /// [`Unimplemented`](NextResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum NextResponse {
+            /// 204: Next.
+            NoContent = empty(204),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("next"),
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `asJson` (`GET /ops/conventions/as`): none yet; one the document adds becomes
-    /// a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct AsJsonParams {}
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `asJson` answers: one variant per documented status, and
-    /// [`Unimplemented`](AsJsonResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum AsJsonResponse {
-        /// 204: Viewed.
-        #[status(NO_CONTENT)]
-        NoContent,
-        #[unimplemented("asJson")]
-        Unimplemented,
+    params::declare! {
+        /// Parameters of `fromStr` (`GET /ops/conventions/from-str`): none yet; one the document
+        /// adds becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct FromStrParams {}
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `toCsv` (`GET /ops/conventions/to`): none yet; one the document adds becomes a
-    /// field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct ToCsvParams {}
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `toCsv` answers: one variant per documented status, and
-    /// [`Unimplemented`](ToCsvResponse::Unimplemented) for an implementation without the operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum ToCsvResponse {
-        /// 204: Exported.
-        #[status(NO_CONTENT)]
-        NoContent,
-        #[unimplemented("toCsv")]
-        Unimplemented,
+    response::answers! {
+        /// What `fromStr` answers: one variant per documented status, and
+        /// [`Unimplemented`](FromStrResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum FromStrResponse {
+            /// 204: Parsed.
+            NoContent = empty(204),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("fromStr"),
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `toCsvMut` (`GET /ops/conventions/to-mut`): none yet; one the document adds
-    /// becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct ToCsvMutParams {}
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `toCsvMut` answers: one variant per documented status, and
-    /// [`Unimplemented`](ToCsvMutResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum ToCsvMutResponse {
-        /// 204: Exported.
-        #[status(NO_CONTENT)]
-        NoContent,
-        #[unimplemented("toCsvMut")]
-        Unimplemented,
+    params::declare! {
+        /// Parameters of `default` (`GET /ops/conventions/default`): none yet; one the document
+        /// adds becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct DefaultParams {}
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `isReady` (`GET /ops/conventions/is`): none yet; one the document adds becomes
-    /// a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct IsReadyParams {}
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `isReady` answers: one variant per documented status, and
-    /// [`Unimplemented`](IsReadyResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum IsReadyResponse {
-        /// 204: Ready.
-        #[status(NO_CONTENT)]
-        NoContent,
-        #[unimplemented("isReady")]
-        Unimplemented,
+    response::answers! {
+        /// What `default` answers: one variant per documented status, and
+        /// [`Unimplemented`](DefaultResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum DefaultResponse {
+            /// 204: Default.
+            NoContent = empty(204),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("default"),
+        }
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `next` (`GET /ops/conventions/next`): none yet; one the document adds becomes
-    /// a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct NextParams {}
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `next` answers: one variant per documented status, and
-    /// [`Unimplemented`](NextResponse::Unimplemented) for an implementation without the operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum NextResponse {
-        /// 204: Next.
-        #[status(NO_CONTENT)]
-        NoContent,
-        #[unimplemented("next")]
-        Unimplemented,
+    params::declare! {
+        /// Parameters of `from_iter` (`GET /ops/conventions/from-iter`): none yet; one the document
+        /// adds becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct FromIterParams {}
     }
-}
 
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `fromStr` (`GET /ops/conventions/from-str`): none yet; one the document adds
-    /// becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct FromStrParams {}
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `fromStr` answers: one variant per documented status, and
-    /// [`Unimplemented`](FromStrResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum FromStrResponse {
-        /// 204: Parsed.
-        #[status(NO_CONTENT)]
-        NoContent,
-        #[unimplemented("fromStr")]
-        Unimplemented,
-    }
-}
-
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `default` (`GET /ops/conventions/default`): none yet; one the document adds
-    /// becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct DefaultParams {}
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `default` answers: one variant per documented status, and
-    /// [`Unimplemented`](DefaultResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum DefaultResponse {
-        /// 204: Default.
-        #[status(NO_CONTENT)]
-        NoContent,
-        #[unimplemented("default")]
-        Unimplemented,
-    }
-}
-
-#[cfg(feature = "ops")]
-params::declare! {
-    /// Parameters of `from_iter` (`GET /ops/conventions/from-iter`): none yet; one the document
-    /// adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct FromIterParams {}
-}
-
-#[cfg(feature = "ops")]
-response::answers! {
-    /// What `from_iter` answers: one variant per documented status, and
-    /// [`Unimplemented`](FromIterResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum FromIterResponse {
-        /// 204: Collected.
-        #[status(NO_CONTENT)]
-        NoContent,
-        #[unimplemented("from_iter")]
-        Unimplemented,
+    response::answers! {
+        /// What `from_iter` answers: one variant per documented status, and
+        /// [`Unimplemented`](FromIterResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum FromIterResponse {
+            /// 204: Collected.
+            NoContent = empty(204),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("from_iter"),
+        }
     }
 }

@@ -44,17 +44,20 @@ pub mod operations {
     ///   locals. (`GET /path/{path}/{raw}`)
     #[cfg(feature = "path")]
     pub mod path {}
+
     /// The operations of `cli`.
     ///
     /// - [`cli_locals`](crate::AdversarialApi::cli_locals) (`GET /cli/{client}`)
     #[cfg(feature = "cli")]
     pub mod cli {}
+
     /// The operations of `raw`.
     ///
     /// - [`raw`](crate::AdversarialApi::raw): More locals, and a body that takes the prelude's
     ///   `Result`. (`POST /raw/{http}`)
     #[cfg(feature = "raw")]
     pub mod raw {}
+
     /// The operations of `ops`.
     ///
     /// - [`handle_error_2`](crate::AdversarialApi::handle_error_2): Takes the name of the trait's

@@ -398,621 +398,620 @@ const ERRORS_PLACEHOLDERS: ErrorBodies = ErrorBodies {
     bodies: &[(StatusKey::Default, &ERROR_BODY_1)],
 };
 
-/// `GET /path/{path}/{raw}`: see [`AdversarialApi::path`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
 #[cfg(feature = "path")]
-fn handle_path<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = {
-                let mut errors = Violations::new();
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                let path_2: Option<String> = raw
-                    .required(Location::Path, "path", &mut errors);
-                let raw_2: Option<i64> = raw
-                    .required(Location::Path, "raw", &mut errors);
-                let query_2: Option<String> = raw
-                    .required(Location::Query, "query", &mut errors);
-                let errors_2: Option<i32> = raw
-                    .optional(Location::Query, "errors", &mut errors);
-                let out_2: Option<String> = raw
-                    .optional(Location::Query, "out", &mut errors);
-                let body_2: Option<String> = raw
-                    .required(Location::Header, "body", &mut errors);
-                let cookie_2: Option<String> = raw
-                    .required(Location::Cookie, "cookie", &mut errors);
-                let cookies_2: Option<String> = raw
-                    .optional(Location::Cookie, "cookies", &mut errors);
-                let out = &mut errors;
-                if let Some(value) = &raw_2 {
-                    let at = "path/raw";
-                    validate::check_minimum(*value, 0, false, at, out);
-                }
-                if let Some(value) = &errors_2 {
-                    let at = "query/errors";
-                    validate::check_minimum(*value, 1, false, at, out);
-                }
-                if let Some(value) = &out_2 {
-                    let at = "query/out";
-                    validate::check_max_length(value, 8, at, out);
-                }
-                let (
-                    Some(path_2),
-                    Some(raw_2),
-                    Some(query_2),
-                    Some(body_2),
-                    Some(cookie_2),
-                ) = (path_2, raw_2, query_2, body_2, cookie_2) else {
-                    return Err(errors.into_problem());
+use operations_path::*;
+
+#[cfg(feature = "path")]
+mod operations_path {
+    use super::*;
+
+    /// `GET /path/{path}/{raw}`: see [`AdversarialApi::path`]. Authorizes, reads and checks the
+    /// request, then calls the implementation.
+    pub(super) fn handle_path<A: AdversarialApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, mut parts, _body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["build"], &["timeout"]],
+                )?;
+                let params = {
+                    let mut errors = Violations::new();
+                    let path = params::path_params(&mut parts).await?;
+                    let raw = RawParams::from_parts(&parts, path);
+                    let path_2: Option<String> = raw
+                        .required(Location::Path, "path", &mut errors);
+                    let raw_2: Option<i64> = raw
+                        .required(Location::Path, "raw", &mut errors);
+                    let query_2: Option<String> = raw
+                        .required(Location::Query, "query", &mut errors);
+                    let errors_2: Option<i32> = raw
+                        .optional(Location::Query, "errors", &mut errors);
+                    let out_2: Option<String> = raw
+                        .optional(Location::Query, "out", &mut errors);
+                    let body_2: Option<String> = raw
+                        .required(Location::Header, "body", &mut errors);
+                    let cookie_2: Option<String> = raw
+                        .required(Location::Cookie, "cookie", &mut errors);
+                    let cookies_2: Option<String> = raw
+                        .optional(Location::Cookie, "cookies", &mut errors);
+                    let out = &mut errors;
+                    if let Some(value) = &raw_2 {
+                        let at = "path/raw";
+                        validate::check_minimum(*value, 0, false, at, out);
+                    }
+                    if let Some(value) = &errors_2 {
+                        let at = "query/errors";
+                        validate::check_minimum(*value, 1, false, at, out);
+                    }
+                    if let Some(value) = &out_2 {
+                        let at = "query/out";
+                        validate::check_max_length(value, 8, at, out);
+                    }
+                    let (
+                        Some(path_2),
+                        Some(raw_2),
+                        Some(query_2),
+                        Some(body_2),
+                        Some(cookie_2),
+                    ) = (path_2, raw_2, query_2, body_2, cookie_2) else {
+                        return Err(errors.into_problem());
+                    };
+                    errors.check()?;
+                    Path2Params {
+                        path: path_2,
+                        raw: raw_2,
+                        query: query_2,
+                        errors: errors_2,
+                        out: out_2,
+                        body: body_2,
+                        cookie: cookie_2,
+                        cookies: cookies_2,
+                    }
                 };
-                errors.check()?;
-                Path2Params {
-                    path: path_2,
-                    raw: raw_2,
-                    query: query_2,
-                    errors: errors_2,
-                    out: out_2,
-                    body: body_2,
-                    cookie: cookie_2,
-                    cookies: cookies_2,
-                }
-            };
-            let ctx = RequestContext::new("path", scheme, parts);
-            let outcome = A::path(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+                let ctx = RequestContext::new("path", scheme, parts);
+                let outcome = A::path(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+
+    impl Path2OkHeaders {
+        pub(crate) fn write(&self, response: &mut Response) -> Result<(), Problem> {
+            if let Some(value) = &self.response {
+                response::set_header(response, "response", &value.to_string())?;
+            }
+            if let Some(value) = &self.value {
+                response::set_header(response, "value", &value.to_string())?;
+            }
+            Ok(())
+        }
+    }
 }
 
 #[cfg(feature = "cli")]
-layer::handler! {
-    /// `GET /cli/{client}`: see [`AdversarialApi::cli_locals`]. Authorizes and reads the request,
-    /// then calls the implementation.
-    fn handle_cli_locals<A: AdversarialApi>() {
-        call(A::cli_locals, "cliLocals", &[&["build"], &["timeout"]])
+use operations_cli::*;
+
+#[cfg(feature = "cli")]
+mod operations_cli {
+    use super::*;
+
+    layer::handler! {
+        /// `GET /cli/{client}`: see [`AdversarialApi::cli_locals`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_cli_locals<A: AdversarialApi>() {
+            call(A::cli_locals, "cliLocals", &[&["build"], &["timeout"]])
+        }
     }
 }
 
-/// `POST /raw/{http}`: see [`AdversarialApi::raw`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
 #[cfg(feature = "raw")]
-fn handle_raw<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, mut parts, body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = {
-                let mut errors = Violations::new();
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                let http_2: Option<String> = raw
-                    .required(Location::Path, "http", &mut errors);
-                let base_2: Option<String> = raw
-                    .required(Location::Query, "base", &mut errors);
-                let ctx_2: Option<String> = raw
-                    .required(Location::Header, "ctx", &mut errors);
-                let builder_2: Option<String> = raw
-                    .optional(Location::Header, "builder", &mut errors);
-                let options_2: Option<String> = raw
-                    .optional(Location::Query, "options", &mut errors);
-                let values_2: Option<Vec<String>> = raw
-                    .array(Location::Query, "values", true, &mut errors);
-                let at_2: i32 = raw
-                    .optional(Location::Query, "at", &mut errors)
-                    .unwrap_or(7);
-                let params_2: Option<String> = raw
-                    .optional(Location::Cookie, "params", &mut errors);
-                let r#type: Option<types::Kind> = raw
-                    .optional(Location::Query, "type", &mut errors);
-                let self_: Option<String> = raw
-                    .optional(Location::Query, "self", &mut errors);
-                let out = &mut errors;
-                {
-                    let value = &at_2;
-                    let at = "query/at";
-                    validate::check_maximum(*value, 100, false, at, out);
-                }
-                let (Some(http_2), Some(base_2), Some(ctx_2)) = (http_2, base_2, ctx_2)
-                else {
-                    return Err(errors.into_problem());
+use operations_raw::*;
+
+#[cfg(feature = "raw")]
+mod operations_raw {
+    use super::*;
+
+    /// `POST /raw/{http}`: see [`AdversarialApi::raw`]. Authorizes, reads and checks the request,
+    /// then calls the implementation.
+    pub(super) fn handle_raw<A: AdversarialApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, mut parts, body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["build"], &["timeout"]],
+                )?;
+                let params = {
+                    let mut errors = Violations::new();
+                    let path = params::path_params(&mut parts).await?;
+                    let raw = RawParams::from_parts(&parts, path);
+                    let http_2: Option<String> = raw
+                        .required(Location::Path, "http", &mut errors);
+                    let base_2: Option<String> = raw
+                        .required(Location::Query, "base", &mut errors);
+                    let ctx_2: Option<String> = raw
+                        .required(Location::Header, "ctx", &mut errors);
+                    let builder_2: Option<String> = raw
+                        .optional(Location::Header, "builder", &mut errors);
+                    let options_2: Option<String> = raw
+                        .optional(Location::Query, "options", &mut errors);
+                    let values_2: Option<Vec<String>> = raw
+                        .array(Location::Query, "values", true, &mut errors);
+                    let at_2: i32 = raw
+                        .optional(Location::Query, "at", &mut errors)
+                        .unwrap_or(7);
+                    let params_2: Option<String> = raw
+                        .optional(Location::Cookie, "params", &mut errors);
+                    let r#type: Option<types::Kind> = raw
+                        .optional(Location::Query, "type", &mut errors);
+                    let self_: Option<String> = raw
+                        .optional(Location::Query, "self", &mut errors);
+                    let out = &mut errors;
+                    {
+                        let value = &at_2;
+                        let at = "query/at";
+                        validate::check_maximum(*value, 100, false, at, out);
+                    }
+                    let (Some(http_2), Some(base_2), Some(ctx_2)) = (
+                        http_2,
+                        base_2,
+                        ctx_2,
+                    ) else {
+                        return Err(errors.into_problem());
+                    };
+                    errors.check()?;
+                    Raw2Params {
+                        http: http_2,
+                        base: base_2,
+                        ctx: ctx_2,
+                        builder: builder_2,
+                        options: options_2,
+                        values: values_2,
+                        at: at_2,
+                        params: params_2,
+                        r#type,
+                        self_,
+                    }
                 };
-                errors.check()?;
-                Raw2Params {
-                    http: http_2,
-                    base: base_2,
-                    ctx: ctx_2,
-                    builder: builder_2,
-                    options: options_2,
-                    values: values_2,
-                    at: at_2,
-                    params: params_2,
-                    r#type,
-                    self_,
-                }
-            };
-            let body = body::read_json::<types::Result2>(&parts, body, body_limit, true)
-                .await?;
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let mut errors = Violations::new();
-            body.validate("", &mut errors);
-            errors.check()?;
-            let ctx = RequestContext::new("raw", scheme, parts);
-            let outcome = A::raw(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-/// `GET /ops/handle-error`: see [`AdversarialApi::handle_error_2`]. Authorizes, reads and checks
-/// the request, then calls the implementation.
-#[cfg(feature = "ops")]
-fn handle_handle_error_2<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = {
+                let body = body::read_json::<
+                    types::Result2,
+                >(&parts, body, body_limit, true)
+                    .await?;
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
                 let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let api_2: Option<String> = raw
-                    .optional(Location::Query, "api", &mut errors);
-                let parts_2: Option<String> = raw
-                    .optional(Location::Query, "parts", &mut errors);
-                let request_2: Option<String> = raw
-                    .optional(Location::Query, "request", &mut errors);
-                let response_2: Option<String> = raw
-                    .optional(Location::Query, "response", &mut errors);
-                let rt_2: Option<String> = raw
-                    .optional(Location::Header, "rt", &mut errors);
-                let scheme_2: Option<String> = raw
-                    .optional(Location::Query, "scheme", &mut errors);
-                let serve_2: Option<String> = raw
-                    .optional(Location::Query, "serve", &mut errors);
-                let media_2: Option<String> = raw
-                    .optional(Location::Query, "media", &mut errors);
-                let outcome_2: Option<String> = raw
-                    .optional(Location::Query, "outcome", &mut errors);
-                let error_2: Option<String> = raw
-                    .optional(Location::Query, "error", &mut errors);
-                let body_limit_2: Option<String> = raw
-                    .optional(Location::Query, "body_limit", &mut errors);
-                let value_2: Option<i64> = raw
-                    .optional(Location::Query, "value", &mut errors);
-                let out = &mut errors;
-                if let Some(value) = &value_2 {
-                    let at = "query/value";
-                    validate::check_minimum(*value, 2, false, at, out);
-                }
+                body.validate("", &mut errors);
                 errors.check()?;
-                HandleErrorParams {
-                    api: api_2,
-                    parts: parts_2,
-                    request: request_2,
-                    response: response_2,
-                    rt: rt_2,
-                    scheme: scheme_2,
-                    serve: serve_2,
-                    media: media_2,
-                    outcome: outcome_2,
-                    error: error_2,
-                    body_limit: body_limit_2,
-                    value: value_2,
-                }
-            };
-            let ctx = RequestContext::new("handleError", scheme, parts);
-            let outcome = A::handle_error_2(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `GET /ops/builder`: see [`AdversarialApi::builder_2`]. Authorizes and reads the request,
-    /// then calls the implementation.
-    fn handle_builder_2<A: AdversarialApi>() {
-        call(A::builder_2, "builder", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `GET /ops/for-server`: see [`AdversarialApi::for_server_2`]. Authorizes and reads the
-    /// request, then calls the implementation.
-    fn handle_for_server_2<A: AdversarialApi>() {
-        call(A::for_server_2, "for_server", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `GET /ops/base-url`: see [`AdversarialApi::base_url_2`]. Authorizes and reads the request,
-    /// then calls the implementation.
-    fn handle_base_url_2<A: AdversarialApi>() {
-        call(A::base_url_2, "baseUrl", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `GET /ops/last-rate-limit`: see [`AdversarialApi::last_rate_limit_2`]. Authorizes and reads
-    /// the request, then calls the implementation.
-    fn handle_last_rate_limit_2<A: AdversarialApi>() {
-        call(A::last_rate_limit_2, "lastRateLimit", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `GET /ops/router`: see [`AdversarialApi::router`]. Authorizes and reads the request, then
-    /// calls the implementation.
-    fn handle_router<A: AdversarialApi>() {
-        call(A::router, "router", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `GET /ops/rate-limit-policy`: see [`AdversarialApi::rate_limit_policy`]. Authorizes and
-    /// reads the request, then calls the implementation.
-    fn handle_rate_limit_policy<A: AdversarialApi>() {
-        call(A::rate_limit_policy, "rate_limit_policy", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `PUT /ops/serve-path`: see [`AdversarialApi::serve_path`]. Authorizes and reads the request,
-    /// then calls the implementation.
-    fn handle_serve_path<A: AdversarialApi>() {
-        call(A::serve_path, "serve_path", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `GET /ops/api`: see [`AdversarialApi::api`]. Authorizes and reads the request, then calls
-    /// the implementation.
-    fn handle_api<A: AdversarialApi>() {
-        call(A::api, "api", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `GET /ops/config`: see [`AdversarialApi::config`]. Authorizes and reads the request, then
-    /// calls the implementation.
-    fn handle_config<A: AdversarialApi>() {
-        call(A::config, "config", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `GET /ops/routes`: see [`AdversarialApi::routes`]. Authorizes and reads the request, then
-    /// calls the implementation.
-    fn handle_routes<A: AdversarialApi>() {
-        call(A::routes, "routes", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `DELETE /ops/type`: see [`AdversarialApi::type`]. Authorizes and reads the request, then
-    /// calls the implementation.
-    fn handle_type<A: AdversarialApi>() {
-        call(A::r#type, "type", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `GET /ops/self`: see [`AdversarialApi::self_`]. Authorizes and reads the request, then calls
-    /// the implementation.
-    fn handle_self_<A: AdversarialApi>() {
-        call(A::self_, "self", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `GET /ops/super/{super}`: see [`AdversarialApi::super_`]. Authorizes and reads the request,
-    /// then calls the implementation.
-    fn handle_super_<A: AdversarialApi>() {
-        call(A::super_, "super", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `GET /ops/kinds`: see [`AdversarialApi::result`]. Authorizes and reads the request, then
-    /// calls the implementation.
-    fn handle_result<A: AdversarialApi>() {
-        call(A::result, "Result", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `GET /ops/headers/internal`: see [`AdversarialApi::get_internal`]. Authorizes and reads the
-    /// request, then calls the implementation.
-    fn handle_get_internal<A: AdversarialApi>() {
-        call(A::get_internal, "getInternal", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `GET /ops/headers`: see [`AdversarialApi::get`]. Authorizes and reads the request, then
-    /// calls the implementation.
-    fn handle_get<A: AdversarialApi>() {
-        call(A::get, "get", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `POST /ops/placeholders`: see [`AdversarialApi::placeholders`]. Authorizes and reads the
-    /// request, then calls the implementation.
-    fn handle_placeholders<A: AdversarialApi>() {
-        call_json_in(
-            A::placeholders,
-            &ERRORS_PLACEHOLDERS,
-            "placeholders",
-            &[&["build"], &["timeout"]],
+                let ctx = RequestContext::new("raw", scheme, parts);
+                let outcome = A::raw(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
         )
     }
 }
 
-/// `GET /ops/braces`: see [`AdversarialApi::braces`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
 #[cfg(feature = "ops")]
-fn handle_braces<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
+use operations_ops::*;
+
+#[cfg(feature = "ops")]
+mod operations_ops {
+    use super::*;
+
+    /// `GET /ops/handle-error`: see [`AdversarialApi::handle_error_2`]. Authorizes, reads and
+    /// checks the request, then calls the implementation.
+    pub(super) fn handle_handle_error_2<A: AdversarialApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, parts, _body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["build"], &["timeout"]],
+                )?;
+                let params = {
+                    let mut errors = Violations::new();
+                    let raw = RawParams::from_parts(&parts, PathParams::none());
+                    let api_2: Option<String> = raw
+                        .optional(Location::Query, "api", &mut errors);
+                    let parts_2: Option<String> = raw
+                        .optional(Location::Query, "parts", &mut errors);
+                    let request_2: Option<String> = raw
+                        .optional(Location::Query, "request", &mut errors);
+                    let response_2: Option<String> = raw
+                        .optional(Location::Query, "response", &mut errors);
+                    let rt_2: Option<String> = raw
+                        .optional(Location::Header, "rt", &mut errors);
+                    let scheme_2: Option<String> = raw
+                        .optional(Location::Query, "scheme", &mut errors);
+                    let serve_2: Option<String> = raw
+                        .optional(Location::Query, "serve", &mut errors);
+                    let media_2: Option<String> = raw
+                        .optional(Location::Query, "media", &mut errors);
+                    let outcome_2: Option<String> = raw
+                        .optional(Location::Query, "outcome", &mut errors);
+                    let error_2: Option<String> = raw
+                        .optional(Location::Query, "error", &mut errors);
+                    let body_limit_2: Option<String> = raw
+                        .optional(Location::Query, "body_limit", &mut errors);
+                    let value_2: Option<i64> = raw
+                        .optional(Location::Query, "value", &mut errors);
+                    let out = &mut errors;
+                    if let Some(value) = &value_2 {
+                        let at = "query/value";
+                        validate::check_minimum(*value, 2, false, at, out);
+                    }
+                    errors.check()?;
+                    HandleErrorParams {
+                        api: api_2,
+                        parts: parts_2,
+                        request: request_2,
+                        response: response_2,
+                        rt: rt_2,
+                        scheme: scheme_2,
+                        serve: serve_2,
+                        media: media_2,
+                        outcome: outcome_2,
+                        error: error_2,
+                        body_limit: body_limit_2,
+                        value: value_2,
+                    }
+                };
+                let ctx = RequestContext::new("handleError", scheme, parts);
+                let outcome = A::handle_error_2(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+
+    layer::handler! {
+        /// `GET /ops/builder`: see [`AdversarialApi::builder_2`]. Authorizes and reads the request,
+        /// then calls the implementation.
+        pub(super) fn handle_builder_2<A: AdversarialApi>() {
+            call(A::builder_2, "builder", &[&["build"], &["timeout"]])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /ops/for-server`: see [`AdversarialApi::for_server_2`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_for_server_2<A: AdversarialApi>() {
+            call(A::for_server_2, "for_server", &[&["build"], &["timeout"]])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /ops/base-url`: see [`AdversarialApi::base_url_2`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_base_url_2<A: AdversarialApi>() {
+            call(A::base_url_2, "baseUrl", &[&["build"], &["timeout"]])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /ops/last-rate-limit`: see [`AdversarialApi::last_rate_limit_2`]. Authorizes and
+        /// reads the request, then calls the implementation.
+        pub(super) fn handle_last_rate_limit_2<A: AdversarialApi>() {
+            call(A::last_rate_limit_2, "lastRateLimit", &[&["build"], &["timeout"]])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /ops/router`: see [`AdversarialApi::router`]. Authorizes and reads the request,
+        /// then calls the implementation.
+        pub(super) fn handle_router<A: AdversarialApi>() {
+            call(A::router, "router", &[&["build"], &["timeout"]])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /ops/rate-limit-policy`: see [`AdversarialApi::rate_limit_policy`]. Authorizes and
+        /// reads the request, then calls the implementation.
+        pub(super) fn handle_rate_limit_policy<A: AdversarialApi>() {
+            call(A::rate_limit_policy, "rate_limit_policy", &[&["build"], &["timeout"]])
+        }
+    }
+
+    layer::handler! {
+        /// `PUT /ops/serve-path`: see [`AdversarialApi::serve_path`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_serve_path<A: AdversarialApi>() {
+            call(A::serve_path, "serve_path", &[&["build"], &["timeout"]])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /ops/api`: see [`AdversarialApi::api`]. Authorizes and reads the request, then
+        /// calls the implementation.
+        pub(super) fn handle_api<A: AdversarialApi>() {
+            call(A::api, "api", &[&["build"], &["timeout"]])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /ops/config`: see [`AdversarialApi::config`]. Authorizes and reads the request,
+        /// then calls the implementation.
+        pub(super) fn handle_config<A: AdversarialApi>() {
+            call(A::config, "config", &[&["build"], &["timeout"]])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /ops/routes`: see [`AdversarialApi::routes`]. Authorizes and reads the request,
+        /// then calls the implementation.
+        pub(super) fn handle_routes<A: AdversarialApi>() {
+            call(A::routes, "routes", &[&["build"], &["timeout"]])
+        }
+    }
+
+    layer::handler! {
+        /// `DELETE /ops/type`: see [`AdversarialApi::type`]. Authorizes and reads the request, then
+        /// calls the implementation.
+        pub(super) fn handle_type<A: AdversarialApi>() {
+            call(A::r#type, "type", &[&["build"], &["timeout"]])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /ops/self`: see [`AdversarialApi::self_`]. Authorizes and reads the request, then
+        /// calls the implementation.
+        pub(super) fn handle_self_<A: AdversarialApi>() {
+            call(A::self_, "self", &[&["build"], &["timeout"]])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /ops/super/{super}`: see [`AdversarialApi::super_`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_super_<A: AdversarialApi>() {
+            call(A::super_, "super", &[&["build"], &["timeout"]])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /ops/kinds`: see [`AdversarialApi::result`]. Authorizes and reads the request, then
+        /// calls the implementation.
+        pub(super) fn handle_result<A: AdversarialApi>() {
+            call(A::result, "Result", &[&["build"], &["timeout"]])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /ops/headers/internal`: see [`AdversarialApi::get_internal`]. Authorizes and reads
+        /// the request, then calls the implementation.
+        pub(super) fn handle_get_internal<A: AdversarialApi>() {
+            call(A::get_internal, "getInternal", &[&["build"], &["timeout"]])
+        }
+    }
+
+    impl GetInternalServerErrorHeaders {
+        pub(crate) fn write(&self, response: &mut Response) -> Result<(), Problem> {
+            if let Some(value) = &self.x_range {
+                response::set_header(response, "x-range", &value.to_string())?;
+            }
+            Ok(())
+        }
+    }
+
+    layer::handler! {
+        /// `GET /ops/headers`: see [`AdversarialApi::get`]. Authorizes and reads the request, then
+        /// calls the implementation.
+        pub(super) fn handle_get<A: AdversarialApi>() {
+            call(A::get, "get", &[&["build"], &["timeout"]])
+        }
+    }
+
+    impl GetInternalServerErrorHeaders2 {
+        pub(crate) fn write(&self, response: &mut Response) -> Result<(), Problem> {
+            if let Some(value) = &self.x_code {
+                response::set_header(response, "x-code", &value.to_string())?;
+            }
+            Ok(())
+        }
+    }
+
+    layer::handler! {
+        /// `POST /ops/placeholders`: see [`AdversarialApi::placeholders`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_placeholders<A: AdversarialApi>() {
+            call_json_in(
+                A::placeholders,
+                &ERRORS_PLACEHOLDERS,
+                "placeholders",
                 &[&["build"], &["timeout"]],
-            )?;
-            let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let mark: Option<String> = raw
-                    .required(Location::Query, "mark", &mut errors);
-                let kind: types::BracesKind = raw
-                    .optional(Location::Query, "kind", &mut errors)
-                    .unwrap_or(types::BracesKind::B);
-                let out = &mut errors;
-                if let Some(value) = &mark {
-                    let at = "query/mark";
+            )
+        }
+    }
+
+    /// `GET /ops/braces`: see [`AdversarialApi::braces`]. Authorizes, reads and checks the request,
+    /// then calls the implementation.
+    pub(super) fn handle_braces<A: AdversarialApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, parts, _body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["build"], &["timeout"]],
+                )?;
+                let params = {
+                    let mut errors = Violations::new();
+                    let raw = RawParams::from_parts(&parts, PathParams::none());
+                    let mark: Option<String> = raw
+                        .required(Location::Query, "mark", &mut errors);
+                    let kind: types::BracesKind = raw
+                        .optional(Location::Query, "kind", &mut errors)
+                        .unwrap_or(types::BracesKind::B);
+                    let out = &mut errors;
+                    if let Some(value) = &mark {
+                        let at = "query/mark";
+                        static SCHEMA: Held = Held::new(
+                            &crate::document::DOCUMENT,
+                            "/paths/~1ops~1braces/get/parameters/0/schema",
+                            false,
+                        );
+                        SCHEMA.check_typed(value, at, out);
+                    }
+                    let Some(mark) = mark else {
+                        return Err(errors.into_problem());
+                    };
+                    errors.check()?;
+                    BracesParams { mark, kind }
+                };
+                let ctx = RequestContext::new("braces", scheme, parts);
+                let outcome = A::braces(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+
+    layer::handler! {
+        /// `GET /ops/clone`: see [`AdversarialApi::clone`]. Authorizes and reads the request, then
+        /// calls the implementation.
+        pub(super) fn handle_clone<A: AdversarialApi>() {
+            call(A::clone, "clone", &[&["build"], &["timeout"]])
+        }
+    }
+
+    /// `POST /ops/1st`: see [`AdversarialApi::_1st`]. Authorizes, reads and checks the request,
+    /// then calls the implementation.
+    pub(super) fn handle_1st<A: AdversarialApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["build"], &["timeout"]],
+                )?;
+                let params = V1stParams {};
+                let body = {
                     static SCHEMA: Held = Held::new(
                         &crate::document::DOCUMENT,
-                        "/paths/~1ops~1braces/get/parameters/0/schema",
+                        "/paths/~1ops~11st/post/requestBody/content/application~1json/schema",
                         false,
                     );
-                    SCHEMA.check_typed(value, at, out);
-                }
-                let Some(mark) = mark else {
-                    return Err(errors.into_problem());
+                    body::read_json_held::<
+                        types::Loose,
+                    >(&parts, body, body_limit, true, &SCHEMA)
+                        .await?
                 };
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let mut errors = Violations::new();
+                body.validate("", &mut errors);
                 errors.check()?;
-                BracesParams { mark, kind }
-            };
-            let ctx = RequestContext::new("braces", scheme, parts);
-            let outcome = A::braces(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `GET /ops/clone`: see [`AdversarialApi::clone`]. Authorizes and reads the request, then
-    /// calls the implementation.
-    fn handle_clone<A: AdversarialApi>() {
-        call(A::clone, "clone", &[&["build"], &["timeout"]])
+                let ctx = RequestContext::new("1st", scheme, parts);
+                let outcome = A::_1st(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
     }
-}
 
-/// `POST /ops/1st`: see [`AdversarialApi::_1st`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
-#[cfg(feature = "ops")]
-fn handle_1st<A: AdversarialApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["build"], &["timeout"]],
-            )?;
-            let params = V1stParams {};
-            let body = {
-                static SCHEMA: Held = Held::new(
-                    &crate::document::DOCUMENT,
-                    "/paths/~1ops~11st/post/requestBody/content/application~1json/schema",
-                    false,
-                );
-                body::read_json_held::<
-                    types::Loose,
-                >(&parts, body, body_limit, true, &SCHEMA)
-                    .await?
-            };
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let mut errors = Violations::new();
-            body.validate("", &mut errors);
-            errors.check()?;
-            let ctx = RequestContext::new("1st", scheme, parts);
-            let outcome = A::_1st(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `POST /ops/conventions/new`: see [`AdversarialApi::new`]. Authorizes and reads the request,
-    /// then calls the implementation.
-    fn handle_new<A: AdversarialApi>() {
-        call(A::new, "new", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `GET /ops/conventions/from`: see [`AdversarialApi::from_text`]. Authorizes and reads the
-    /// request, then calls the implementation.
-    fn handle_from_text<A: AdversarialApi>() {
-        call(A::from_text, "fromText", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `GET /ops/conventions/into`: see [`AdversarialApi::into_pdf`]. Authorizes and reads the
-    /// request, then calls the implementation.
-    fn handle_into_pdf<A: AdversarialApi>() {
-        call(A::into_pdf, "intoPdf", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `GET /ops/conventions/as`: see [`AdversarialApi::as_json`]. Authorizes and reads the
-    /// request, then calls the implementation.
-    fn handle_as_json<A: AdversarialApi>() {
-        call(A::as_json, "asJson", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `GET /ops/conventions/to`: see [`AdversarialApi::to_csv`]. Authorizes and reads the request,
-    /// then calls the implementation.
-    fn handle_to_csv<A: AdversarialApi>() {
-        call(A::to_csv, "toCsv", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `GET /ops/conventions/to-mut`: see [`AdversarialApi::to_csv_mut`]. Authorizes and reads the
-    /// request, then calls the implementation.
-    fn handle_to_csv_mut<A: AdversarialApi>() {
-        call(A::to_csv_mut, "toCsvMut", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `GET /ops/conventions/is`: see [`AdversarialApi::is_ready`]. Authorizes and reads the
-    /// request, then calls the implementation.
-    fn handle_is_ready<A: AdversarialApi>() {
-        call(A::is_ready, "isReady", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `GET /ops/conventions/next`: see [`AdversarialApi::next`]. Authorizes and reads the request,
-    /// then calls the implementation.
-    fn handle_next<A: AdversarialApi>() {
-        call(A::next, "next", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `GET /ops/conventions/from-str`: see [`AdversarialApi::from_str`]. Authorizes and reads the
-    /// request, then calls the implementation.
-    fn handle_from_str<A: AdversarialApi>() {
-        call(A::from_str, "fromStr", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `GET /ops/conventions/default`: see [`AdversarialApi::default`]. Authorizes and reads the
-    /// request, then calls the implementation.
-    fn handle_default<A: AdversarialApi>() {
-        call(A::default, "default", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "ops")]
-layer::handler! {
-    /// `GET /ops/conventions/from-iter`: see [`AdversarialApi::from_iter`]. Authorizes and reads
-    /// the request, then calls the implementation.
-    fn handle_from_iter<A: AdversarialApi>() {
-        call(A::from_iter, "from_iter", &[&["build"], &["timeout"]])
-    }
-}
-
-#[cfg(feature = "path")]
-impl Path2OkHeaders {
-    pub(crate) fn write(&self, response: &mut Response) -> Result<(), Problem> {
-        if let Some(value) = &self.response {
-            response::set_header(response, "response", &value.to_string())?;
+    layer::handler! {
+        /// `POST /ops/conventions/new`: see [`AdversarialApi::new`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_new<A: AdversarialApi>() {
+            call(A::new, "new", &[&["build"], &["timeout"]])
         }
-        if let Some(value) = &self.value {
-            response::set_header(response, "value", &value.to_string())?;
-        }
-        Ok(())
     }
-}
 
-#[cfg(feature = "ops")]
-impl GetInternalServerErrorHeaders {
-    pub(crate) fn write(&self, response: &mut Response) -> Result<(), Problem> {
-        if let Some(value) = &self.x_range {
-            response::set_header(response, "x-range", &value.to_string())?;
+    layer::handler! {
+        /// `GET /ops/conventions/from`: see [`AdversarialApi::from_text`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_from_text<A: AdversarialApi>() {
+            call(A::from_text, "fromText", &[&["build"], &["timeout"]])
         }
-        Ok(())
     }
-}
 
-#[cfg(feature = "ops")]
-impl GetInternalServerErrorHeaders2 {
-    pub(crate) fn write(&self, response: &mut Response) -> Result<(), Problem> {
-        if let Some(value) = &self.x_code {
-            response::set_header(response, "x-code", &value.to_string())?;
+    layer::handler! {
+        /// `GET /ops/conventions/into`: see [`AdversarialApi::into_pdf`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_into_pdf<A: AdversarialApi>() {
+            call(A::into_pdf, "intoPdf", &[&["build"], &["timeout"]])
         }
-        Ok(())
+    }
+
+    layer::handler! {
+        /// `GET /ops/conventions/as`: see [`AdversarialApi::as_json`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_as_json<A: AdversarialApi>() {
+            call(A::as_json, "asJson", &[&["build"], &["timeout"]])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /ops/conventions/to`: see [`AdversarialApi::to_csv`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_to_csv<A: AdversarialApi>() {
+            call(A::to_csv, "toCsv", &[&["build"], &["timeout"]])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /ops/conventions/to-mut`: see [`AdversarialApi::to_csv_mut`]. Authorizes and reads
+        /// the request, then calls the implementation.
+        pub(super) fn handle_to_csv_mut<A: AdversarialApi>() {
+            call(A::to_csv_mut, "toCsvMut", &[&["build"], &["timeout"]])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /ops/conventions/is`: see [`AdversarialApi::is_ready`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_is_ready<A: AdversarialApi>() {
+            call(A::is_ready, "isReady", &[&["build"], &["timeout"]])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /ops/conventions/next`: see [`AdversarialApi::next`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_next<A: AdversarialApi>() {
+            call(A::next, "next", &[&["build"], &["timeout"]])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /ops/conventions/from-str`: see [`AdversarialApi::from_str`]. Authorizes and reads
+        /// the request, then calls the implementation.
+        pub(super) fn handle_from_str<A: AdversarialApi>() {
+            call(A::from_str, "fromStr", &[&["build"], &["timeout"]])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /ops/conventions/default`: see [`AdversarialApi::default`]. Authorizes and reads
+        /// the request, then calls the implementation.
+        pub(super) fn handle_default<A: AdversarialApi>() {
+            call(A::default, "default", &[&["build"], &["timeout"]])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /ops/conventions/from-iter`: see [`AdversarialApi::from_iter`]. Authorizes and
+        /// reads the request, then calls the implementation.
+        pub(super) fn handle_from_iter<A: AdversarialApi>() {
+            call(A::from_iter, "from_iter", &[&["build"], &["timeout"]])
+        }
     }
 }

@@ -258,7 +258,11 @@ impl Client {
             transport: Arc::new(self.transport.with_options(options)),
         }
     }
+}
 
+/// The operations of the `owners` feature.
+#[cfg(feature = "owners")]
+impl Client {
     /// The owner, or null when there is none (FastAPI's `Optional[Owner]`).
     ///
     /// `GET /owners/current` (operation `getCurrentOwner`).
@@ -266,7 +270,6 @@ impl Client {
     /// ```ignore
     /// let response = client.get_current_owner().await?;
     /// ```
-    #[cfg(feature = "owners")]
     pub async fn get_current_owner(
         &self,
     ) -> Result<ResponseValue<Option<types::Owner>>, Error<GetCurrentOwnerError>> {
@@ -286,7 +289,6 @@ impl Client {
     /// ```ignore
     /// let response = client.list_owners().await?;
     /// ```
-    #[cfg(feature = "owners")]
     pub async fn list_owners(
         &self,
     ) -> Result<ResponseValue<Option<Vec<types::Owner>>>, Error<ListOwnersError>> {
@@ -303,7 +305,6 @@ impl Client {
     /// ```ignore
     /// let response = client.delete_owner(1).await?;
     /// ```
-    #[cfg(feature = "owners")]
     pub async fn delete_owner(
         &self,
         id: i64,
@@ -317,7 +318,11 @@ impl Client {
         let raw = self.transport.send_url(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
+}
 
+/// The operations of the `lateness` feature.
+#[cfg(feature = "lateness")]
+impl Client {
     /// A number, or null (`anyOf: [number, null]`).
     ///
     /// `GET /lateness` (operation `getLateness`).
@@ -325,7 +330,6 @@ impl Client {
     /// ```ignore
     /// let response = client.get_lateness().await?;
     /// ```
-    #[cfg(feature = "lateness")]
     pub async fn get_lateness(
         &self,
     ) -> Result<ResponseValue<Option<f64>>, Error<GetLatenessError>> {
@@ -334,7 +338,11 @@ impl Client {
         let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `hold` feature.
+#[cfg(feature = "hold")]
+impl Client {
     /// An answer whose only value is `null` (what schemars writes for `()`).
     ///
     /// `POST /hold` (operation `hold`).
@@ -342,14 +350,17 @@ impl Client {
     /// ```ignore
     /// let response = client.hold().await?;
     /// ```
-    #[cfg(feature = "hold")]
     pub async fn hold(&self) -> Result<ResponseValue<()>, Error<HoldError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/hold", "hold")
             .secured(&[&["basic"]]);
         let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `report` feature.
+#[cfg(feature = "report")]
+impl Client {
     /// An answer of any media type, and a JSON error.
     ///
     /// `GET /report` (operation `getReport`).
@@ -357,7 +368,6 @@ impl Client {
     /// ```ignore
     /// let response = client.get_report().await?;
     /// ```
-    #[cfg(feature = "report")]
     pub async fn get_report(
         &self,
     ) -> Result<ResponseValue<serde_json::Value>, Error<GetReportError>> {
@@ -369,7 +379,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `profile` feature.
+#[cfg(feature = "profile")]
+impl Client {
     /// A JSON answer under a media type of the API's own (fitbit's JSON:API).
     ///
     /// `GET /profile` (operation `getProfile`).
@@ -377,7 +391,6 @@ impl Client {
     /// ```ignore
     /// let response = client.get_profile().await?;
     /// ```
-    #[cfg(feature = "profile")]
     pub async fn get_profile(
         &self,
     ) -> Result<ResponseValue<types::Owner>, Error<GetProfileError>> {
@@ -389,7 +402,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `motd` feature.
+#[cfg(feature = "motd")]
+impl Client {
     /// A string answer of any media type (nexus's `*/*` answers), read as text.
     ///
     /// `GET /motd` (operation `getMotd`).
@@ -397,7 +414,6 @@ impl Client {
     /// ```ignore
     /// let response = client.get_motd().await?;
     /// ```
-    #[cfg(feature = "motd")]
     pub async fn get_motd(&self) -> Result<ResponseValue<String>, Error<GetMotdError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/motd", "getMotd")
             .secured(&[&["basic"]]);
@@ -407,7 +423,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::text)
     }
+}
 
+/// The operations of the `calls` feature.
+#[cfg(feature = "calls")]
+impl Client {
     /// A union whose variants pin its discriminator property, without a `mapping` (openai's
     /// tool calls: the pinned values are the tags), and one whose answer leaves the property
     /// out (the variants are tried in order). The example is what such servers send.
@@ -417,7 +437,6 @@ impl Client {
     /// ```ignore
     /// let response = client.list_tool_calls().await?;
     /// ```
-    #[cfg(feature = "calls")]
     pub async fn list_tool_calls(
         &self,
     ) -> Result<ResponseValue<types::ListToolCallsOkBody>, Error<ListToolCallsError>> {
@@ -426,7 +445,11 @@ impl Client {
         let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `speech` feature.
+#[cfg(feature = "speech")]
+impl Client {
     /// Audio bytes.
     ///
     /// `GET /speech` (operation `getSpeech`).
@@ -434,7 +457,6 @@ impl Client {
     /// ```ignore
     /// let response = client.get_speech("text").await?;
     /// ```
-    #[cfg(feature = "speech")]
     pub async fn get_speech(
         &self,
         text: &str,
@@ -455,7 +477,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::bytes)
     }
+}
 
+/// The operations of the `socket` feature.
+#[cfg(feature = "socket")]
+impl Client {
     /// A WebSocket (a protocol switch, not a request and an answer).
     ///
     /// `GET /socket` (operation `openSocket`).
@@ -463,7 +489,6 @@ impl Client {
     /// ```ignore
     /// let response = client.open_socket().await?;
     /// ```
-    #[cfg(feature = "socket")]
     pub async fn open_socket(
         &self,
     ) -> Result<ResponseValue<()>, Error<OpenSocketError>> {
@@ -472,7 +497,11 @@ impl Client {
         let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[], Raw::empty)
     }
+}
 
+/// The operations of the `documents` feature.
+#[cfg(feature = "documents")]
+impl Client {
     /// A parameter named `version`.
     ///
     /// `GET /documents/{id}` (operation `getDocument`).
@@ -483,18 +512,16 @@ impl Client {
     ///
     /// Sends none of the optional parameters; [`get_document_with`](Self::get_document_with) takes
     /// them.
-    #[cfg(feature = "documents")]
     pub async fn get_document(
         &self,
         id: &str,
     ) -> Result<ResponseValue<types::GetDocumentOkBody>, Error<GetDocumentError>> {
-        self.get_document_with(id, GetDocumentOptions::default()).await
+        self.get_document_with(id, Default::default()).await
     }
 
     /// [`get_document`](Self::get_document) with the optional parameters in `options`.
     ///
     /// `GET /documents/{id}` (operation `getDocument`).
-    #[cfg(feature = "documents")]
     pub async fn get_document_with(
         &self,
         id: &str,
@@ -510,7 +537,11 @@ impl Client {
         let raw = self.transport.send_url(&OPERATION, &path, &query, JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `tokens` feature.
+#[cfg(feature = "tokens")]
+impl Client {
     /// No security scheme, but an `Authorization` header parameter (progenitor's keeper), an
     /// `Accept` one (ignored), and a body that requires a member it gives no schema for
     /// (progenitor's cli-gen).
@@ -521,7 +552,6 @@ impl Client {
     /// let body = serde_json::from_value(serde_json::json!({"token": "string", "note": {}}))?;
     /// let response = client.check_token("Authorization", &body).await?;
     /// ```
-    #[cfg(feature = "tokens")]
     pub async fn check_token(
         &self,
         authorization: &str,
@@ -564,7 +594,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `blobs` feature.
+#[cfg(feature = "blobs")]
+impl Client {
     /// Stores a file's bytes as they are.
     ///
     /// `PUT /blobs/{name}` (operation `putBlob`).
@@ -573,7 +607,6 @@ impl Client {
     /// let body = answers_client::bytes::Bytes::from("text");
     /// let response = client.put_blob("name", &body).await?;
     /// ```
-    #[cfg(feature = "blobs")]
     pub async fn put_blob(
         &self,
         name: &str,
@@ -596,7 +629,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::text)
     }
+}
 
+/// The operations of the `images` feature.
+#[cfg(feature = "images")]
+impl Client {
     /// Stores an image sent as PNG or JPEG.
     ///
     /// A bytes body in two media types: the client's caller labels it (`runtime::request::Upload`),
@@ -612,7 +649,6 @@ impl Client {
     /// [`Upload::new`](crate::runtime::request::Upload::new); bytes or text alone are sent as the
     /// first (for a range, as
     /// [`Upload::content_type`](crate::runtime::request::Upload::content_type) says).
-    #[cfg(feature = "images")]
     pub async fn put_image(
         &self,
         name: &str,
@@ -644,7 +680,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::text)
     }
+}
 
+/// The operations of the `assets` feature.
+#[cfg(feature = "assets")]
+impl Client {
     /// Stores a file of any media type (api.github.com's release assets).
     ///
     /// `POST /assets` (operation `addAsset`).
@@ -657,7 +697,6 @@ impl Client {
     /// [`Upload::new`](crate::runtime::request::Upload::new); bytes or text alone are sent as the
     /// first (for a range, as
     /// [`Upload::content_type`](crate::runtime::request::Upload::content_type) says).
-    #[cfg(feature = "assets")]
     pub async fn add_asset(
         &self,
         body: impl Into<crate::runtime::request::Upload>,
@@ -690,7 +729,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::text)
     }
+}
 
+/// The operations of the `notes` feature.
+#[cfg(feature = "notes")]
+impl Client {
     /// Stores a note.
     ///
     /// `POST /notes` (operation `addNote`).
@@ -698,7 +741,6 @@ impl Client {
     /// ```ignore
     /// let response = client.add_note("text").await?;
     /// ```
-    #[cfg(feature = "notes")]
     pub async fn add_note(
         &self,
         body: &str,
@@ -722,7 +764,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::text)
     }
+}
 
+/// The operations of the `albums` feature.
+#[cfg(feature = "albums")]
+impl Client {
     /// An album from a form of a title, a JSON part and two files.
     ///
     /// `POST /albums` (operation `addAlbum`).
@@ -735,7 +781,6 @@ impl Client {
     /// }))?;
     /// let response = client.add_album(&body).await?;
     /// ```
-    #[cfg(feature = "albums")]
     pub async fn add_album(
         &self,
         body: &crate::runtime::multipart::Form,
@@ -767,7 +812,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `posters` feature.
+#[cfg(feature = "posters")]
+impl Client {
     /// A poster from JSON (a title and a link) or from a form with its image.
     ///
     /// `POST /posters` (operation `addPoster`).
@@ -776,7 +825,6 @@ impl Client {
     /// let body = serde_json::from_value(serde_json::json!({"title": "string"}))?;
     /// let response = client.add_poster(&body).await?;
     /// ```
-    #[cfg(feature = "posters")]
     pub async fn add_poster(
         &self,
         body: &types::AddPosterBody,
@@ -804,7 +852,6 @@ impl Client {
     /// A poster from JSON (a title and a link) or from a form with its image.
     ///
     /// `POST /posters` (operation `addPoster`).
-    #[cfg(feature = "posters")]
     pub async fn add_poster_multipart(
         &self,
         body: &crate::runtime::multipart::Form,
@@ -839,238 +886,344 @@ impl Client {
 }
 
 #[cfg(feature = "owners")]
-response::errors! {
-    /// The documented error answers of `getCurrentOwner`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum GetCurrentOwnerError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
-    }
-}
+pub use operations_owners::*;
 
 #[cfg(feature = "owners")]
-response::errors! {
-    /// The documented error answers of `listOwners`; the status and headers are on [`Error::Api`].
-    pub enum ListOwnersError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
-    }
-}
+mod operations_owners {
+    use super::*;
 
-#[cfg(feature = "owners")]
-response::errors! {
-    /// The documented error answers of `deleteOwner`; the status and headers are on [`Error::Api`].
-    pub enum DeleteOwnerError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `getCurrentOwner`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum GetCurrentOwnerError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `listOwners`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum ListOwnersError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `deleteOwner`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum DeleteOwnerError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "lateness")]
-response::errors! {
-    /// The documented error answers of `getLateness`; the status and headers are on [`Error::Api`].
-    pub enum GetLatenessError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_lateness::*;
+
+#[cfg(feature = "lateness")]
+mod operations_lateness {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `getLateness`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum GetLatenessError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "hold")]
-response::errors! {
-    /// The documented error answers of `hold`; the status and headers are on [`Error::Api`].
-    pub enum HoldError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_hold::*;
+
+#[cfg(feature = "hold")]
+mod operations_hold {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `hold`; the status and headers are on [`Error::Api`].
+        pub enum HoldError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "report")]
-response::errors! {
-    /// The documented error answers of `getReport`; the status and headers are on [`Error::Api`].
-    pub enum GetReportError {
-        /// 4XX: Refused.
-        #[status(400..= 499)]
-        ClientError(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_report::*;
+
+#[cfg(feature = "report")]
+mod operations_report {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `getReport`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum GetReportError {
+            /// 4XX: Refused.
+            ClientError(types::Error) = 400..=499,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "profile")]
-response::errors! {
-    /// The documented error answers of `getProfile`; the status and headers are on [`Error::Api`].
-    pub enum GetProfileError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_profile::*;
+
+#[cfg(feature = "profile")]
+mod operations_profile {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `getProfile`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum GetProfileError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "motd")]
-response::errors! {
-    /// The documented error answers of `getMotd`; the status and headers are on [`Error::Api`].
-    pub enum GetMotdError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_motd::*;
+
+#[cfg(feature = "motd")]
+mod operations_motd {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `getMotd`; the status and headers are on [`Error::Api`].
+        pub enum GetMotdError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "calls")]
-response::errors! {
-    /// The documented error answers of `listToolCalls`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum ListToolCallsError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_calls::*;
+
+#[cfg(feature = "calls")]
+mod operations_calls {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `listToolCalls`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum ListToolCallsError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "speech")]
-response::errors! {
-    /// The documented error answers of `getSpeech`; the status and headers are on [`Error::Api`].
-    pub enum GetSpeechError {
-        /// 4XX: Refused.
-        #[status(400..= 499)]
-        ClientError(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_speech::*;
+
+#[cfg(feature = "speech")]
+mod operations_speech {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `getSpeech`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum GetSpeechError {
+            /// 4XX: Refused.
+            ClientError(types::Error) = 400..=499,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "socket")]
-response::errors! {
-    /// The documented error answers of `openSocket`; the status and headers are on [`Error::Api`].
-    pub enum OpenSocketError {
-        /// 101: Switching to WebSocket.
-        ///
-        /// Holds the body as text, as the server sent it (empty if none).
-        #[status(101, text)]
-        SwitchingProtocols(String),
-        /// 4XX: Refused.
-        #[status(400..= 499)]
-        ClientError(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_socket::*;
+
+#[cfg(feature = "socket")]
+mod operations_socket {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `openSocket`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum OpenSocketError {
+            /// 101: Switching to WebSocket.
+            ///
+            /// Holds the body as text, as the server sent it (empty if none).
+            SwitchingProtocols(String) = 101 as text,
+            /// 4XX: Refused.
+            ClientError(types::Error) = 400..=499,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "documents")]
-request::parameters! {
-    /// Optional parameters of `getDocument`; `Default::default()` sets none, the `with_…` methods
-    /// set one each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct GetDocumentOptions {
-        /// (query parameter `version`)
-        #[param("version", with_version, query)]
-        pub version: Option<i64>,
-    }
-}
+pub use operations_documents::*;
 
 #[cfg(feature = "documents")]
-response::errors! {
-    /// The documented error answers of `getDocument`; the status and headers are on [`Error::Api`].
-    pub enum GetDocumentError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+mod operations_documents {
+    use super::*;
+
+    request::parameters! {
+        /// Optional parameters of `getDocument`; `Default::default()` sets none, the `with_…`
+        /// methods set one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct GetDocumentOptions {
+            /// (query parameter `version`)
+            #[param("version", with_version, query)]
+            pub version: Option<i64>,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `getDocument`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum GetDocumentError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "tokens")]
-response::errors! {
-    /// The documented error answers of `checkToken`; the status and headers are on [`Error::Api`].
-    pub enum CheckTokenError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_tokens::*;
+
+#[cfg(feature = "tokens")]
+mod operations_tokens {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `checkToken`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum CheckTokenError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "blobs")]
-response::errors! {
-    /// The documented error answers of `putBlob`; the status and headers are on [`Error::Api`].
-    pub enum PutBlobError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_blobs::*;
+
+#[cfg(feature = "blobs")]
+mod operations_blobs {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `putBlob`; the status and headers are on [`Error::Api`].
+        pub enum PutBlobError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "images")]
-response::errors! {
-    /// The documented error answers of `putImage`; the status and headers are on [`Error::Api`].
-    pub enum PutImageError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_images::*;
+
+#[cfg(feature = "images")]
+mod operations_images {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `putImage`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum PutImageError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "assets")]
-response::errors! {
-    /// The documented error answers of `addAsset`; the status and headers are on [`Error::Api`].
-    pub enum AddAssetError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_assets::*;
+
+#[cfg(feature = "assets")]
+mod operations_assets {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `addAsset`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum AddAssetError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "notes")]
-response::errors! {
-    /// The documented error answers of `addNote`; the status and headers are on [`Error::Api`].
-    pub enum AddNoteError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_notes::*;
+
+#[cfg(feature = "notes")]
+mod operations_notes {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `addNote`; the status and headers are on [`Error::Api`].
+        pub enum AddNoteError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "albums")]
-response::errors! {
-    /// The documented error answers of `addAlbum`; the status and headers are on [`Error::Api`].
-    pub enum AddAlbumError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_albums::*;
+
+#[cfg(feature = "albums")]
+mod operations_albums {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `addAlbum`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum AddAlbumError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "posters")]
-response::errors! {
-    /// The documented error answers of `addPoster`; the status and headers are on [`Error::Api`].
-    pub enum AddPosterError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_posters::*;
+
+#[cfg(feature = "posters")]
+mod operations_posters {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `addPoster`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum AddPosterError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }

@@ -37,92 +37,108 @@ pub mod operations {
     ///   writes it); a 204 has none. (`DELETE /owners/{id}`)
     #[cfg(feature = "owners")]
     pub mod owners {}
+
     /// The operations of `lateness`.
     ///
     /// - [`get_lateness`](crate::Client::get_lateness): A number, or null
     ///   (`anyOf: [number, null]`). (`GET /lateness`)
     #[cfg(feature = "lateness")]
     pub mod lateness {}
+
     /// The operations of `hold`.
     ///
     /// - [`hold`](crate::Client::hold): An answer whose only value is `null` (what schemars writes
     ///   for `()`). (`POST /hold`)
     #[cfg(feature = "hold")]
     pub mod hold {}
+
     /// The operations of `report`.
     ///
     /// - [`get_report`](crate::Client::get_report): An answer of any media type, and a JSON error.
     ///   (`GET /report`)
     #[cfg(feature = "report")]
     pub mod report {}
+
     /// The operations of `profile`.
     ///
     /// - [`get_profile`](crate::Client::get_profile): A JSON answer under a media type of the API's
     ///   own (fitbit's JSON:API). (`GET /profile`)
     #[cfg(feature = "profile")]
     pub mod profile {}
+
     /// The operations of `motd`.
     ///
     /// - [`get_motd`](crate::Client::get_motd): A string answer of any media type (nexus's `*/*`
     ///   answers), read as text. (`GET /motd`)
     #[cfg(feature = "motd")]
     pub mod motd {}
+
     /// The operations of `calls`.
     ///
     /// - [`list_tool_calls`](crate::Client::list_tool_calls) (`GET /calls`)
     #[cfg(feature = "calls")]
     pub mod calls {}
+
     /// The operations of `speech`.
     ///
     /// - [`get_speech`](crate::Client::get_speech): Audio bytes. (`GET /speech`)
     #[cfg(feature = "speech")]
     pub mod speech {}
+
     /// The operations of `socket`.
     ///
     /// - [`open_socket`](crate::Client::open_socket): A WebSocket (a protocol switch, not a request
     ///   and an answer). (`GET /socket`)
     #[cfg(feature = "socket")]
     pub mod socket {}
+
     /// The operations of `documents`.
     ///
     /// - [`get_document`](crate::Client::get_document): A parameter named `version`.
     ///   (`GET /documents/{id}`)
     #[cfg(feature = "documents")]
     pub mod documents {}
+
     /// The operations of `tokens`.
     ///
     /// - [`check_token`](crate::Client::check_token) (`POST /tokens/check`)
     #[cfg(feature = "tokens")]
     pub mod tokens {}
+
     /// The operations of `blobs`.
     ///
     /// - [`put_blob`](crate::Client::put_blob): Stores a file's bytes as they are.
     ///   (`PUT /blobs/{name}`)
     #[cfg(feature = "blobs")]
     pub mod blobs {}
+
     /// The operations of `images`.
     ///
     /// - [`put_image`](crate::Client::put_image): Stores an image sent as PNG or JPEG.
     ///   (`PUT /images/{name}`)
     #[cfg(feature = "images")]
     pub mod images {}
+
     /// The operations of `assets`.
     ///
     /// - [`add_asset`](crate::Client::add_asset): Stores a file of any media type (api.github.com's
     ///   release assets). (`POST /assets`)
     #[cfg(feature = "assets")]
     pub mod assets {}
+
     /// The operations of `notes`.
     ///
     /// - [`add_note`](crate::Client::add_note): Stores a note. (`POST /notes`)
     #[cfg(feature = "notes")]
     pub mod notes {}
+
     /// The operations of `albums`.
     ///
     /// - [`add_album`](crate::Client::add_album): An album from a form of a title, a JSON part and
     ///   two files. (`POST /albums`)
     #[cfg(feature = "albums")]
     pub mod albums {}
+
     /// The operations of `posters`.
     ///
     /// - [`add_poster`](crate::Client::add_poster): A poster from JSON (a title and a link) or from

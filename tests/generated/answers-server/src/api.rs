@@ -42,6 +42,7 @@ use crate::runtime::problem::Problem;
 /// Every method has a default answering `501 Not Implemented` with the `Error` body, so an
 /// operation the document adds later does not break an implementation written before it
 /// (the price: the compiler does not point at an operation you forgot).
+#[allow(unused_variables)]
 pub trait AnswersApi: Send + Sync + 'static {
     /// Your error type; anything `Display` (e.g. `anyhow::Error`).
     type Error: std::fmt::Display + Send + 'static;
@@ -55,7 +56,6 @@ pub trait AnswersApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: GetCurrentOwnerParams,
     ) -> impl Future<Output = Result<GetCurrentOwnerResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(GetCurrentOwnerResponse::Unimplemented) }
     }
 
@@ -68,7 +68,6 @@ pub trait AnswersApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: ListOwnersParams,
     ) -> impl Future<Output = Result<ListOwnersResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(ListOwnersResponse::Unimplemented) }
     }
 
@@ -81,7 +80,6 @@ pub trait AnswersApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: DeleteOwnerParams,
     ) -> impl Future<Output = Result<DeleteOwnerResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(DeleteOwnerResponse::Unimplemented) }
     }
 
@@ -94,7 +92,6 @@ pub trait AnswersApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: GetLatenessParams,
     ) -> impl Future<Output = Result<GetLatenessResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(GetLatenessResponse::Unimplemented) }
     }
 
@@ -107,7 +104,6 @@ pub trait AnswersApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: HoldParams,
     ) -> impl Future<Output = Result<HoldResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(HoldResponse::Unimplemented) }
     }
 
@@ -120,7 +116,6 @@ pub trait AnswersApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: GetReportParams,
     ) -> impl Future<Output = Result<GetReportResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(GetReportResponse::Unimplemented) }
     }
 
@@ -133,7 +128,6 @@ pub trait AnswersApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: GetProfileParams,
     ) -> impl Future<Output = Result<GetProfileResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(GetProfileResponse::Unimplemented) }
     }
 
@@ -146,7 +140,6 @@ pub trait AnswersApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: GetMotdParams,
     ) -> impl Future<Output = Result<GetMotdResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(GetMotdResponse::Unimplemented) }
     }
 
@@ -161,7 +154,6 @@ pub trait AnswersApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: ListToolCallsParams,
     ) -> impl Future<Output = Result<ListToolCallsResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(ListToolCallsResponse::Unimplemented) }
     }
 
@@ -174,7 +166,6 @@ pub trait AnswersApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: GetSpeechParams,
     ) -> impl Future<Output = Result<GetSpeechResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(GetSpeechResponse::Unimplemented) }
     }
 
@@ -187,7 +178,6 @@ pub trait AnswersApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: OpenSocketParams,
     ) -> impl Future<Output = Result<OpenSocketResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(OpenSocketResponse::Unimplemented) }
     }
 
@@ -200,7 +190,6 @@ pub trait AnswersApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: GetDocumentParams,
     ) -> impl Future<Output = Result<GetDocumentResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(GetDocumentResponse::Unimplemented) }
     }
 
@@ -216,7 +205,6 @@ pub trait AnswersApi: Send + Sync + 'static {
         params: CheckTokenParams,
         body: types::CheckTokenBody,
     ) -> impl Future<Output = Result<CheckTokenResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(CheckTokenResponse::Unimplemented) }
     }
 
@@ -230,7 +218,6 @@ pub trait AnswersApi: Send + Sync + 'static {
         params: PutBlobParams,
         body: Vec<u8>,
     ) -> impl Future<Output = Result<PutBlobResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(PutBlobResponse::Unimplemented) }
     }
 
@@ -247,7 +234,6 @@ pub trait AnswersApi: Send + Sync + 'static {
         params: PutImageParams,
         body: Vec<u8>,
     ) -> impl Future<Output = Result<PutImageResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(PutImageResponse::Unimplemented) }
     }
 
@@ -261,7 +247,6 @@ pub trait AnswersApi: Send + Sync + 'static {
         params: AddAssetParams,
         body: Vec<u8>,
     ) -> impl Future<Output = Result<AddAssetResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(AddAssetResponse::Unimplemented) }
     }
 
@@ -275,7 +260,6 @@ pub trait AnswersApi: Send + Sync + 'static {
         params: AddNoteParams,
         body: String,
     ) -> impl Future<Output = Result<AddNoteResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(AddNoteResponse::Unimplemented) }
     }
 
@@ -289,7 +273,6 @@ pub trait AnswersApi: Send + Sync + 'static {
         params: AddAlbumParams,
         body: Vec<u8>,
     ) -> impl Future<Output = Result<AddAlbumResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(AddAlbumResponse::Unimplemented) }
     }
 
@@ -303,7 +286,6 @@ pub trait AnswersApi: Send + Sync + 'static {
         params: AddPosterParams,
         body: crate::runtime::body::OrMultipart<types::AddPosterBody>,
     ) -> impl Future<Output = Result<AddPosterResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(AddPosterResponse::Unimplemented) }
     }
 
@@ -316,459 +298,561 @@ pub trait AnswersApi: Send + Sync + 'static {
 }
 
 #[cfg(feature = "owners")]
-params::declare! {
-    /// Parameters of `getCurrentOwner` (`GET /owners/current`): none yet; one the document adds
-    /// becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct GetCurrentOwnerParams {}
-}
+pub use operations_owners::*;
 
 #[cfg(feature = "owners")]
-response::answers! {
-    /// What `getCurrentOwner` answers: one variant per documented status, and
-    /// [`Unimplemented`](GetCurrentOwnerResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum GetCurrentOwnerResponse {
-        /// 200: The owner, or null.
-        #[status(OK, json)]
-        Ok(Option<types::Owner>),
-        #[unimplemented("getCurrentOwner")]
-        Unimplemented,
+mod operations_owners {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `getCurrentOwner` (`GET /owners/current`): none yet; one the document adds
+        /// becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct GetCurrentOwnerParams {}
     }
-}
 
-#[cfg(feature = "owners")]
-params::declare! {
-    /// Parameters of `listOwners` (`GET /owners`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct ListOwnersParams {}
-}
-
-#[cfg(feature = "owners")]
-response::answers! {
-    /// What `listOwners` answers: one variant per documented status, and
-    /// [`Unimplemented`](ListOwnersResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum ListOwnersResponse {
-        /// 200: The owners, or null.
-        #[status(OK, json)]
-        Ok(Option<Vec<types::Owner>>),
-        #[unimplemented("listOwners")]
-        Unimplemented,
+    response::answers! {
+        /// What `getCurrentOwner` answers: one variant per documented status, and
+        /// [`Unimplemented`](GetCurrentOwnerResponse::Unimplemented) for an implementation without
+        /// the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GetCurrentOwnerResponse {
+            /// 200: The owner, or null.
+            Ok(Option<types::Owner>) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("getCurrentOwner"),
+        }
     }
-}
 
-#[cfg(feature = "owners")]
-params::declare! {
-    /// Parameters of `deleteOwner` (`DELETE /owners/{id}`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct DeleteOwnerParams {
-        /// (path parameter `id`)
-        #[param(required, path("id"))]
-        pub id: i64,
+    params::declare! {
+        /// Parameters of `listOwners` (`GET /owners`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct ListOwnersParams {}
     }
-}
 
-#[cfg(feature = "owners")]
-response::answers! {
-    /// What `deleteOwner` answers: one variant per documented status, and
-    /// [`Unimplemented`](DeleteOwnerResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum DeleteOwnerResponse {
-        /// 204: Deleted.
-        #[status(NO_CONTENT)]
-        NoContent,
-        #[unimplemented("deleteOwner")]
-        Unimplemented,
+    response::answers! {
+        /// What `listOwners` answers: one variant per documented status, and
+        /// [`Unimplemented`](ListOwnersResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum ListOwnersResponse {
+            /// 200: The owners, or null.
+            Ok(Option<Vec<types::Owner>>) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("listOwners"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `deleteOwner` (`DELETE /owners/{id}`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct DeleteOwnerParams {
+            /// (path parameter `id`)
+            #[param(required, path("id"))]
+            pub id: i64,
+        }
+    }
+
+    response::answers! {
+        /// What `deleteOwner` answers: one variant per documented status, and
+        /// [`Unimplemented`](DeleteOwnerResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum DeleteOwnerResponse {
+            /// 204: Deleted.
+            NoContent = empty(204),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("deleteOwner"),
+        }
     }
 }
 
 #[cfg(feature = "lateness")]
-params::declare! {
-    /// Parameters of `getLateness` (`GET /lateness`): none yet; one the document adds becomes a
-    /// field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct GetLatenessParams {}
-}
+pub use operations_lateness::*;
 
 #[cfg(feature = "lateness")]
-response::answers! {
-    /// What `getLateness` answers: one variant per documented status, and
-    /// [`Unimplemented`](GetLatenessResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum GetLatenessResponse {
-        /// 200: Seconds late, or null.
-        #[status(OK, json)]
-        Ok(Option<f64>),
-        #[unimplemented("getLateness")]
-        Unimplemented,
+mod operations_lateness {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `getLateness` (`GET /lateness`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct GetLatenessParams {}
+    }
+
+    response::answers! {
+        /// What `getLateness` answers: one variant per documented status, and
+        /// [`Unimplemented`](GetLatenessResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GetLatenessResponse {
+            /// 200: Seconds late, or null.
+            Ok(Option<f64>) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("getLateness"),
+        }
     }
 }
 
 #[cfg(feature = "hold")]
-params::declare! {
-    /// Parameters of `hold` (`POST /hold`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct HoldParams {}
-}
+pub use operations_hold::*;
 
 #[cfg(feature = "hold")]
-response::answers! {
-    /// What `hold` answers: one variant per documented status, and
-    /// [`Unimplemented`](HoldResponse::Unimplemented) for an implementation without the operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum HoldResponse {
-        /// 200: Always null.
-        #[status(OK, json)]
-        Ok(()),
-        #[unimplemented("hold")]
-        Unimplemented,
+mod operations_hold {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `hold` (`POST /hold`): none yet; one the document adds becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct HoldParams {}
+    }
+
+    response::answers! {
+        /// What `hold` answers: one variant per documented status, and
+        /// [`Unimplemented`](HoldResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum HoldResponse {
+            /// 200: Always null.
+            Ok(()) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("hold"),
+        }
     }
 }
 
 #[cfg(feature = "report")]
-params::declare! {
-    /// Parameters of `getReport` (`GET /report`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct GetReportParams {}
-}
+pub use operations_report::*;
 
 #[cfg(feature = "report")]
-response::answers! {
-    /// What `getReport` answers: one variant per documented status, and
-    /// [`Unimplemented`](GetReportResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum GetReportResponse {
-        /// 200: The report, in whatever form the server has it.
-        #[status(OK, json)]
-        Ok(serde_json::Value),
-        /// 4XX: Refused.
-        #[status(held, json)]
-        ClientError(http::StatusCode, types::Error),
-        #[unimplemented("getReport")]
-        Unimplemented,
+mod operations_report {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `getReport` (`GET /report`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct GetReportParams {}
+    }
+
+    response::answers! {
+        /// What `getReport` answers: one variant per documented status, and
+        /// [`Unimplemented`](GetReportResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GetReportResponse {
+            /// 200: The report, in whatever form the server has it.
+            Ok(serde_json::Value) = json(200),
+            /// 4XX: Refused.
+            ClientError(http::StatusCode, types::Error) = json(held),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("getReport"),
+        }
     }
 }
 
 #[cfg(feature = "profile")]
-params::declare! {
-    /// Parameters of `getProfile` (`GET /profile`): none yet; one the document adds becomes a
-    /// field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct GetProfileParams {}
-}
+pub use operations_profile::*;
 
 #[cfg(feature = "profile")]
-response::answers! {
-    /// What `getProfile` answers: one variant per documented status, and
-    /// [`Unimplemented`](GetProfileResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum GetProfileResponse {
-        /// 200: The owner, as a JSON:API resource.
-        #[status(OK, json_as = "application/vnd.api+json")]
-        Ok(types::Owner),
-        #[unimplemented("getProfile")]
-        Unimplemented,
+mod operations_profile {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `getProfile` (`GET /profile`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct GetProfileParams {}
+    }
+
+    response::answers! {
+        /// What `getProfile` answers: one variant per documented status, and
+        /// [`Unimplemented`](GetProfileResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GetProfileResponse {
+            /// 200: The owner, as a JSON:API resource.
+            Ok(types::Owner) = json_as(200, "application/vnd.api+json"),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("getProfile"),
+        }
     }
 }
 
 #[cfg(feature = "motd")]
-params::declare! {
-    /// Parameters of `getMotd` (`GET /motd`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct GetMotdParams {}
-}
+pub use operations_motd::*;
 
 #[cfg(feature = "motd")]
-response::answers! {
-    /// What `getMotd` answers: one variant per documented status, and
-    /// [`Unimplemented`](GetMotdResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum GetMotdResponse {
-        /// 200: The message of the day, as the server has it.
-        #[status(OK, text = "*/*")]
-        Ok(String),
-        #[unimplemented("getMotd")]
-        Unimplemented,
+mod operations_motd {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `getMotd` (`GET /motd`): none yet; one the document adds becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct GetMotdParams {}
+    }
+
+    response::answers! {
+        /// What `getMotd` answers: one variant per documented status, and
+        /// [`Unimplemented`](GetMotdResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GetMotdResponse {
+            /// 200: The message of the day, as the server has it.
+            Ok(String) = text(200, "*/*"),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("getMotd"),
+        }
     }
 }
 
 #[cfg(feature = "calls")]
-params::declare! {
-    /// Parameters of `listToolCalls` (`GET /calls`): none yet; one the document adds becomes a
-    /// field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct ListToolCallsParams {}
-}
+pub use operations_calls::*;
 
 #[cfg(feature = "calls")]
-response::answers! {
-    /// What `listToolCalls` answers: one variant per documented status, and
-    /// [`Unimplemented`](ListToolCallsResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum ListToolCallsResponse {
-        /// 200: The calls, and a pet.
-        #[status(OK, json)]
-        Ok(types::ListToolCallsOkBody),
-        #[unimplemented("listToolCalls")]
-        Unimplemented,
+mod operations_calls {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `listToolCalls` (`GET /calls`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct ListToolCallsParams {}
+    }
+
+    response::answers! {
+        /// What `listToolCalls` answers: one variant per documented status, and
+        /// [`Unimplemented`](ListToolCallsResponse::Unimplemented) for an implementation without
+        /// the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum ListToolCallsResponse {
+            /// 200: The calls, and a pet.
+            Ok(types::ListToolCallsOkBody) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("listToolCalls"),
+        }
     }
 }
 
 #[cfg(feature = "speech")]
-params::declare! {
-    /// Parameters of `getSpeech` (`GET /speech`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct GetSpeechParams {
-        /// (query parameter `text`)
-        #[param(required, query("text"))]
-        pub text: String,
-    }
-}
+pub use operations_speech::*;
 
 #[cfg(feature = "speech")]
-response::answers! {
-    /// What `getSpeech` answers: one variant per documented status, and
-    /// [`Unimplemented`](GetSpeechResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum GetSpeechResponse {
-        /// 200: The spoken text.
-        #[status(OK, bytes = "audio/mpeg")]
-        Ok(Vec<u8>),
-        /// 4XX: Refused.
-        #[status(held, json)]
-        ClientError(http::StatusCode, types::Error),
-        #[unimplemented("getSpeech")]
-        Unimplemented,
+mod operations_speech {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `getSpeech` (`GET /speech`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct GetSpeechParams {
+            /// (query parameter `text`)
+            #[param(required, query("text"))]
+            pub text: String,
+        }
+    }
+
+    response::answers! {
+        /// What `getSpeech` answers: one variant per documented status, and
+        /// [`Unimplemented`](GetSpeechResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GetSpeechResponse {
+            /// 200: The spoken text.
+            Ok(Vec<u8>) = bytes(200, "audio/mpeg"),
+            /// 4XX: Refused.
+            ClientError(http::StatusCode, types::Error) = json(held),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("getSpeech"),
+        }
     }
 }
 
 #[cfg(feature = "socket")]
-params::declare! {
-    /// Parameters of `openSocket` (`GET /socket`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct OpenSocketParams {}
-}
+pub use operations_socket::*;
 
 #[cfg(feature = "socket")]
-response::answers! {
-    /// What `openSocket` answers: one variant per documented status, and
-    /// [`Unimplemented`](OpenSocketResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum OpenSocketResponse {
-        /// 101: Switching to WebSocket.
-        #[status(SWITCHING_PROTOCOLS)]
-        SwitchingProtocols,
-        /// 4XX: Refused.
-        #[status(held, json)]
-        ClientError(http::StatusCode, types::Error),
-        #[unimplemented("openSocket")]
-        Unimplemented,
+mod operations_socket {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `openSocket` (`GET /socket`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct OpenSocketParams {}
+    }
+
+    response::answers! {
+        /// What `openSocket` answers: one variant per documented status, and
+        /// [`Unimplemented`](OpenSocketResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum OpenSocketResponse {
+            /// 101: Switching to WebSocket.
+            SwitchingProtocols = empty(101),
+            /// 4XX: Refused.
+            ClientError(http::StatusCode, types::Error) = json(held),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("openSocket"),
+        }
     }
 }
 
 #[cfg(feature = "documents")]
-params::declare! {
-    /// Parameters of `getDocument` (`GET /documents/{id}`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct GetDocumentParams {
-        /// (path parameter `id`)
-        #[param(required, path("id"))]
-        pub id: String,
-        /// (query parameter `version`)
-        #[param(optional, query("version"))]
-        pub version: Option<i64>,
-    }
-}
+pub use operations_documents::*;
 
 #[cfg(feature = "documents")]
-response::answers! {
-    /// What `getDocument` answers: one variant per documented status, and
-    /// [`Unimplemented`](GetDocumentResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum GetDocumentResponse {
-        /// 200: The document at that version.
-        #[status(OK, json)]
-        Ok(types::GetDocumentOkBody),
-        #[unimplemented("getDocument")]
-        Unimplemented,
+mod operations_documents {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `getDocument` (`GET /documents/{id}`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct GetDocumentParams {
+            /// (path parameter `id`)
+            #[param(required, path("id"))]
+            pub id: String,
+            /// (query parameter `version`)
+            #[param(optional, query("version"))]
+            pub version: Option<i64>,
+        }
+    }
+
+    response::answers! {
+        /// What `getDocument` answers: one variant per documented status, and
+        /// [`Unimplemented`](GetDocumentResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GetDocumentResponse {
+            /// 200: The document at that version.
+            Ok(types::GetDocumentOkBody) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("getDocument"),
+        }
     }
 }
 
 #[cfg(feature = "tokens")]
-params::declare! {
-    /// Parameters of `checkToken` (`POST /tokens/check`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct CheckTokenParams {
-        /// (header parameter `Authorization`)
-        #[param(required, header("Authorization"))]
-        pub authorization: String,
-    }
-}
+pub use operations_tokens::*;
 
 #[cfg(feature = "tokens")]
-response::answers! {
-    /// What `checkToken` answers: one variant per documented status, and
-    /// [`Unimplemented`](CheckTokenResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum CheckTokenResponse {
-        /// 200: What arrived.
-        #[status(OK, json)]
-        Ok(types::CheckTokenOkBody),
-        #[unimplemented("checkToken")]
-        Unimplemented,
+mod operations_tokens {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `checkToken` (`POST /tokens/check`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct CheckTokenParams {
+            /// (header parameter `Authorization`)
+            #[param(required, header("Authorization"))]
+            pub authorization: String,
+        }
+    }
+
+    response::answers! {
+        /// What `checkToken` answers: one variant per documented status, and
+        /// [`Unimplemented`](CheckTokenResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum CheckTokenResponse {
+            /// 200: What arrived.
+            Ok(types::CheckTokenOkBody) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("checkToken"),
+        }
     }
 }
 
 #[cfg(feature = "blobs")]
-params::declare! {
-    /// Parameters of `putBlob` (`PUT /blobs/{name}`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct PutBlobParams {
-        /// (path parameter `name`)
-        #[param(required, path("name"))]
-        pub name: String,
-    }
-}
+pub use operations_blobs::*;
 
 #[cfg(feature = "blobs")]
-response::answers! {
-    /// What `putBlob` answers: one variant per documented status, and
-    /// [`Unimplemented`](PutBlobResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum PutBlobResponse {
-        /// 200: The SHA-256 of the bytes that arrived, in hexadecimal, and their count.
-        #[status(OK, text = "text/plain")]
-        Ok(String),
-        #[unimplemented("putBlob")]
-        Unimplemented,
+mod operations_blobs {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `putBlob` (`PUT /blobs/{name}`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct PutBlobParams {
+            /// (path parameter `name`)
+            #[param(required, path("name"))]
+            pub name: String,
+        }
+    }
+
+    response::answers! {
+        /// What `putBlob` answers: one variant per documented status, and
+        /// [`Unimplemented`](PutBlobResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum PutBlobResponse {
+            /// 200: The SHA-256 of the bytes that arrived, in hexadecimal, and their count.
+            Ok(String) = text(200, "text/plain"),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("putBlob"),
+        }
     }
 }
 
 #[cfg(feature = "images")]
-params::declare! {
-    /// Parameters of `putImage` (`PUT /images/{name}`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct PutImageParams {
-        /// (path parameter `name`)
-        #[param(required, path("name"))]
-        pub name: String,
-    }
-}
+pub use operations_images::*;
 
 #[cfg(feature = "images")]
-response::answers! {
-    /// What `putImage` answers: one variant per documented status, and
-    /// [`Unimplemented`](PutImageResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum PutImageResponse {
-        /// 200: The media type and the SHA-256 of the bytes that arrived.
-        #[status(OK, text = "text/plain")]
-        Ok(String),
-        #[unimplemented("putImage")]
-        Unimplemented,
+mod operations_images {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `putImage` (`PUT /images/{name}`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct PutImageParams {
+            /// (path parameter `name`)
+            #[param(required, path("name"))]
+            pub name: String,
+        }
+    }
+
+    response::answers! {
+        /// What `putImage` answers: one variant per documented status, and
+        /// [`Unimplemented`](PutImageResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum PutImageResponse {
+            /// 200: The media type and the SHA-256 of the bytes that arrived.
+            Ok(String) = text(200, "text/plain"),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("putImage"),
+        }
     }
 }
 
 #[cfg(feature = "assets")]
-params::declare! {
-    /// Parameters of `addAsset` (`POST /assets`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct AddAssetParams {}
-}
+pub use operations_assets::*;
 
 #[cfg(feature = "assets")]
-response::answers! {
-    /// What `addAsset` answers: one variant per documented status, and
-    /// [`Unimplemented`](AddAssetResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum AddAssetResponse {
-        /// 200: The media type and the SHA-256 of the bytes that arrived.
-        #[status(OK, text = "text/plain")]
-        Ok(String),
-        #[unimplemented("addAsset")]
-        Unimplemented,
+mod operations_assets {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `addAsset` (`POST /assets`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct AddAssetParams {}
+    }
+
+    response::answers! {
+        /// What `addAsset` answers: one variant per documented status, and
+        /// [`Unimplemented`](AddAssetResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum AddAssetResponse {
+            /// 200: The media type and the SHA-256 of the bytes that arrived.
+            Ok(String) = text(200, "text/plain"),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("addAsset"),
+        }
     }
 }
 
 #[cfg(feature = "notes")]
-params::declare! {
-    /// Parameters of `addNote` (`POST /notes`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct AddNoteParams {}
-}
+pub use operations_notes::*;
 
 #[cfg(feature = "notes")]
-response::answers! {
-    /// What `addNote` answers: one variant per documented status, and
-    /// [`Unimplemented`](AddNoteResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum AddNoteResponse {
-        /// 200: The note as it arrived.
-        #[status(OK, text = "text/plain")]
-        Ok(String),
-        #[unimplemented("addNote")]
-        Unimplemented,
+mod operations_notes {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `addNote` (`POST /notes`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct AddNoteParams {}
+    }
+
+    response::answers! {
+        /// What `addNote` answers: one variant per documented status, and
+        /// [`Unimplemented`](AddNoteResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum AddNoteResponse {
+            /// 200: The note as it arrived.
+            Ok(String) = text(200, "text/plain"),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("addNote"),
+        }
     }
 }
 
 #[cfg(feature = "albums")]
-params::declare! {
-    /// Parameters of `addAlbum` (`POST /albums`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct AddAlbumParams {}
-}
+pub use operations_albums::*;
 
 #[cfg(feature = "albums")]
-response::answers! {
-    /// What `addAlbum` answers: one variant per documented status, and
-    /// [`Unimplemented`](AddAlbumResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum AddAlbumResponse {
-        /// 200: What arrived, part by part.
-        #[status(OK, json)]
-        Ok(types::AddAlbumOkBody),
-        #[unimplemented("addAlbum")]
-        Unimplemented,
+mod operations_albums {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `addAlbum` (`POST /albums`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct AddAlbumParams {}
+    }
+
+    response::answers! {
+        /// What `addAlbum` answers: one variant per documented status, and
+        /// [`Unimplemented`](AddAlbumResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum AddAlbumResponse {
+            /// 200: What arrived, part by part.
+            Ok(types::AddAlbumOkBody) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("addAlbum"),
+        }
     }
 }
 
 #[cfg(feature = "posters")]
-params::declare! {
-    /// Parameters of `addPoster` (`POST /posters`): none yet; one the document adds becomes a
-    /// field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct AddPosterParams {}
-}
+pub use operations_posters::*;
 
 #[cfg(feature = "posters")]
-response::answers! {
-    /// What `addPoster` answers: one variant per documented status, and
-    /// [`Unimplemented`](AddPosterResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum AddPosterResponse {
-        /// 200: How the poster arrived.
-        #[status(OK, json)]
-        Ok(types::AddPosterOkBody),
-        #[unimplemented("addPoster")]
-        Unimplemented,
+mod operations_posters {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `addPoster` (`POST /posters`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct AddPosterParams {}
+    }
+
+    response::answers! {
+        /// What `addPoster` answers: one variant per documented status, and
+        /// [`Unimplemented`](AddPosterResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum AddPosterResponse {
+            /// 200: How the poster arrived.
+            Ok(types::AddPosterOkBody) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("addPoster"),
+        }
     }
 }

@@ -48,92 +48,108 @@ pub mod operations {
     ///   FastAPI writes it); a 204 has none. (`DELETE /owners/{id}`)
     #[cfg(feature = "owners")]
     pub mod owners {}
+
     /// The operations of `lateness`.
     ///
     /// - [`get_lateness`](crate::AnswersApi::get_lateness): A number, or null
     ///   (`anyOf: [number, null]`). (`GET /lateness`)
     #[cfg(feature = "lateness")]
     pub mod lateness {}
+
     /// The operations of `hold`.
     ///
     /// - [`hold`](crate::AnswersApi::hold): An answer whose only value is `null` (what schemars
     ///   writes for `()`). (`POST /hold`)
     #[cfg(feature = "hold")]
     pub mod hold {}
+
     /// The operations of `report`.
     ///
     /// - [`get_report`](crate::AnswersApi::get_report): An answer of any media type, and a JSON
     ///   error. (`GET /report`)
     #[cfg(feature = "report")]
     pub mod report {}
+
     /// The operations of `profile`.
     ///
     /// - [`get_profile`](crate::AnswersApi::get_profile): A JSON answer under a media type of the
     ///   API's own (fitbit's JSON:API). (`GET /profile`)
     #[cfg(feature = "profile")]
     pub mod profile {}
+
     /// The operations of `motd`.
     ///
     /// - [`get_motd`](crate::AnswersApi::get_motd): A string answer of any media type (nexus's
     ///   `*/*` answers), read as text. (`GET /motd`)
     #[cfg(feature = "motd")]
     pub mod motd {}
+
     /// The operations of `calls`.
     ///
     /// - [`list_tool_calls`](crate::AnswersApi::list_tool_calls) (`GET /calls`)
     #[cfg(feature = "calls")]
     pub mod calls {}
+
     /// The operations of `speech`.
     ///
     /// - [`get_speech`](crate::AnswersApi::get_speech): Audio bytes. (`GET /speech`)
     #[cfg(feature = "speech")]
     pub mod speech {}
+
     /// The operations of `socket`.
     ///
     /// - [`open_socket`](crate::AnswersApi::open_socket): A WebSocket (a protocol switch, not a
     ///   request and an answer). (`GET /socket`)
     #[cfg(feature = "socket")]
     pub mod socket {}
+
     /// The operations of `documents`.
     ///
     /// - [`get_document`](crate::AnswersApi::get_document): A parameter named `version`.
     ///   (`GET /documents/{id}`)
     #[cfg(feature = "documents")]
     pub mod documents {}
+
     /// The operations of `tokens`.
     ///
     /// - [`check_token`](crate::AnswersApi::check_token) (`POST /tokens/check`)
     #[cfg(feature = "tokens")]
     pub mod tokens {}
+
     /// The operations of `blobs`.
     ///
     /// - [`put_blob`](crate::AnswersApi::put_blob): Stores a file's bytes as they are.
     ///   (`PUT /blobs/{name}`)
     #[cfg(feature = "blobs")]
     pub mod blobs {}
+
     /// The operations of `images`.
     ///
     /// - [`put_image`](crate::AnswersApi::put_image): Stores an image sent as PNG or JPEG.
     ///   (`PUT /images/{name}`)
     #[cfg(feature = "images")]
     pub mod images {}
+
     /// The operations of `assets`.
     ///
     /// - [`add_asset`](crate::AnswersApi::add_asset): Stores a file of any media type
     ///   (api.github.com's release assets). (`POST /assets`)
     #[cfg(feature = "assets")]
     pub mod assets {}
+
     /// The operations of `notes`.
     ///
     /// - [`add_note`](crate::AnswersApi::add_note): Stores a note. (`POST /notes`)
     #[cfg(feature = "notes")]
     pub mod notes {}
+
     /// The operations of `albums`.
     ///
     /// - [`add_album`](crate::AnswersApi::add_album): An album from a form of a title, a JSON part
     ///   and two files. (`POST /albums`)
     #[cfg(feature = "albums")]
     pub mod albums {}
+
     /// The operations of `posters`.
     ///
     /// - [`add_poster`](crate::AnswersApi::add_poster): A poster from JSON (a title and a link) or

@@ -257,338 +257,476 @@ pub async fn test_server<A: AnswersApi>(
 }
 
 #[cfg(feature = "owners")]
-layer::handler! {
-    /// `GET /owners/current`: see [`AnswersApi::get_current_owner`]. Authorizes and reads the
-    /// request, then calls the implementation.
-    fn handle_get_current_owner<A: AnswersApi>() {
-        call(A::get_current_owner, "getCurrentOwner", &[&["basic"]])
-    }
-}
+use operations_owners::*;
 
 #[cfg(feature = "owners")]
-layer::handler! {
-    /// `GET /owners`: see [`AnswersApi::list_owners`]. Authorizes and reads the request, then calls
-    /// the implementation.
-    fn handle_list_owners<A: AnswersApi>() {
-        call(A::list_owners, "listOwners", &[&["basic"]])
-    }
-}
+mod operations_owners {
+    use super::*;
 
-#[cfg(feature = "owners")]
-layer::handler! {
-    /// `DELETE /owners/{id}`: see [`AnswersApi::delete_owner`]. Authorizes and reads the request,
-    /// then calls the implementation.
-    fn handle_delete_owner<A: AnswersApi>() {
-        call(A::delete_owner, "deleteOwner", &[&["basic"]])
+    layer::handler! {
+        /// `GET /owners/current`: see [`AnswersApi::get_current_owner`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_get_current_owner<A: AnswersApi>() {
+            call(A::get_current_owner, "getCurrentOwner", &[&["basic"]])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /owners`: see [`AnswersApi::list_owners`]. Authorizes and reads the request, then
+        /// calls the implementation.
+        pub(super) fn handle_list_owners<A: AnswersApi>() {
+            call(A::list_owners, "listOwners", &[&["basic"]])
+        }
+    }
+
+    layer::handler! {
+        /// `DELETE /owners/{id}`: see [`AnswersApi::delete_owner`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_delete_owner<A: AnswersApi>() {
+            call(A::delete_owner, "deleteOwner", &[&["basic"]])
+        }
     }
 }
 
 #[cfg(feature = "lateness")]
-layer::handler! {
-    /// `GET /lateness`: see [`AnswersApi::get_lateness`]. Authorizes and reads the request, then
-    /// calls the implementation.
-    fn handle_get_lateness<A: AnswersApi>() {
-        call(A::get_lateness, "getLateness", &[&["basic"]])
+use operations_lateness::*;
+
+#[cfg(feature = "lateness")]
+mod operations_lateness {
+    use super::*;
+
+    layer::handler! {
+        /// `GET /lateness`: see [`AnswersApi::get_lateness`]. Authorizes and reads the request,
+        /// then calls the implementation.
+        pub(super) fn handle_get_lateness<A: AnswersApi>() {
+            call(A::get_lateness, "getLateness", &[&["basic"]])
+        }
     }
 }
 
 #[cfg(feature = "hold")]
-layer::handler! {
-    /// `POST /hold`: see [`AnswersApi::hold`]. Authorizes and reads the request, then calls the
-    /// implementation.
-    fn handle_hold<A: AnswersApi>() {
-        call(A::hold, "hold", &[&["basic"]])
+use operations_hold::*;
+
+#[cfg(feature = "hold")]
+mod operations_hold {
+    use super::*;
+
+    layer::handler! {
+        /// `POST /hold`: see [`AnswersApi::hold`]. Authorizes and reads the request, then calls the
+        /// implementation.
+        pub(super) fn handle_hold<A: AnswersApi>() {
+            call(A::hold, "hold", &[&["basic"]])
+        }
     }
 }
 
 #[cfg(feature = "report")]
-layer::handler! {
-    /// `GET /report`: see [`AnswersApi::get_report`]. Authorizes and reads the request, then calls
-    /// the implementation.
-    fn handle_get_report<A: AnswersApi>() {
-        call(A::get_report, "getReport", &[&["basic"]])
+use operations_report::*;
+
+#[cfg(feature = "report")]
+mod operations_report {
+    use super::*;
+
+    layer::handler! {
+        /// `GET /report`: see [`AnswersApi::get_report`]. Authorizes and reads the request, then
+        /// calls the implementation.
+        pub(super) fn handle_get_report<A: AnswersApi>() {
+            call(A::get_report, "getReport", &[&["basic"]])
+        }
     }
 }
 
 #[cfg(feature = "profile")]
-layer::handler! {
-    /// `GET /profile`: see [`AnswersApi::get_profile`]. Authorizes and reads the request, then
-    /// calls the implementation.
-    fn handle_get_profile<A: AnswersApi>() {
-        call(A::get_profile, "getProfile", &[&["basic"]])
+use operations_profile::*;
+
+#[cfg(feature = "profile")]
+mod operations_profile {
+    use super::*;
+
+    layer::handler! {
+        /// `GET /profile`: see [`AnswersApi::get_profile`]. Authorizes and reads the request, then
+        /// calls the implementation.
+        pub(super) fn handle_get_profile<A: AnswersApi>() {
+            call(A::get_profile, "getProfile", &[&["basic"]])
+        }
     }
 }
 
 #[cfg(feature = "motd")]
-layer::handler! {
-    /// `GET /motd`: see [`AnswersApi::get_motd`]. Authorizes and reads the request, then calls the
-    /// implementation.
-    fn handle_get_motd<A: AnswersApi>() {
-        call(A::get_motd, "getMotd", &[&["basic"]])
+use operations_motd::*;
+
+#[cfg(feature = "motd")]
+mod operations_motd {
+    use super::*;
+
+    layer::handler! {
+        /// `GET /motd`: see [`AnswersApi::get_motd`]. Authorizes and reads the request, then calls
+        /// the implementation.
+        pub(super) fn handle_get_motd<A: AnswersApi>() {
+            call(A::get_motd, "getMotd", &[&["basic"]])
+        }
     }
 }
 
 #[cfg(feature = "calls")]
-layer::handler! {
-    /// `GET /calls`: see [`AnswersApi::list_tool_calls`]. Authorizes and reads the request, then
-    /// calls the implementation.
-    fn handle_list_tool_calls<A: AnswersApi>() {
-        call(A::list_tool_calls, "listToolCalls", &[&["basic"]])
+use operations_calls::*;
+
+#[cfg(feature = "calls")]
+mod operations_calls {
+    use super::*;
+
+    layer::handler! {
+        /// `GET /calls`: see [`AnswersApi::list_tool_calls`]. Authorizes and reads the request,
+        /// then calls the implementation.
+        pub(super) fn handle_list_tool_calls<A: AnswersApi>() {
+            call(A::list_tool_calls, "listToolCalls", &[&["basic"]])
+        }
     }
 }
 
 #[cfg(feature = "speech")]
-layer::handler! {
-    /// `GET /speech`: see [`AnswersApi::get_speech`]. Authorizes and reads the request, then calls
-    /// the implementation.
-    fn handle_get_speech<A: AnswersApi>() {
-        call(A::get_speech, "getSpeech", &[&["basic"]])
+use operations_speech::*;
+
+#[cfg(feature = "speech")]
+mod operations_speech {
+    use super::*;
+
+    layer::handler! {
+        /// `GET /speech`: see [`AnswersApi::get_speech`]. Authorizes and reads the request, then
+        /// calls the implementation.
+        pub(super) fn handle_get_speech<A: AnswersApi>() {
+            call(A::get_speech, "getSpeech", &[&["basic"]])
+        }
     }
 }
 
-/// `GET /socket`: see [`AnswersApi::open_socket`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
 #[cfg(feature = "socket")]
-fn handle_open_socket<A: AnswersApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-            let params = OpenSocketParams {};
-            crate::runtime::upgrade::require(&parts, "websocket")?;
-            let ctx = RequestContext::new("openSocket", scheme, parts);
-            let outcome = A::open_socket(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+use operations_socket::*;
+
+#[cfg(feature = "socket")]
+mod operations_socket {
+    use super::*;
+
+    /// `GET /socket`: see [`AnswersApi::open_socket`]. Authorizes, reads and checks the request,
+    /// then calls the implementation.
+    pub(super) fn handle_open_socket<A: AnswersApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, parts, _body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["basic"]],
+                )?;
+                let params = OpenSocketParams {};
+                crate::runtime::upgrade::require(&parts, "websocket")?;
+                let ctx = RequestContext::new("openSocket", scheme, parts);
+                let outcome = A::open_socket(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
 }
 
 #[cfg(feature = "documents")]
-layer::handler! {
-    /// `GET /documents/{id}`: see [`AnswersApi::get_document`]. Authorizes and reads the request,
-    /// then calls the implementation.
-    fn handle_get_document<A: AnswersApi>() {
-        call(A::get_document, "getDocument", &[&["basic"]])
+use operations_documents::*;
+
+#[cfg(feature = "documents")]
+mod operations_documents {
+    use super::*;
+
+    layer::handler! {
+        /// `GET /documents/{id}`: see [`AnswersApi::get_document`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_get_document<A: AnswersApi>() {
+            call(A::get_document, "getDocument", &[&["basic"]])
+        }
     }
 }
 
 #[cfg(feature = "tokens")]
-layer::handler! {
-    /// `POST /tokens/check`: see [`AnswersApi::check_token`]. Authorizes and reads the request,
-    /// then calls the implementation.
-    fn handle_check_token<A: AnswersApi>() {
-        call_json(A::check_token, "checkToken", &[])
+use operations_tokens::*;
+
+#[cfg(feature = "tokens")]
+mod operations_tokens {
+    use super::*;
+
+    layer::handler! {
+        /// `POST /tokens/check`: see [`AnswersApi::check_token`]. Authorizes and reads the request,
+        /// then calls the implementation.
+        pub(super) fn handle_check_token<A: AnswersApi>() {
+            call_json(A::check_token, "checkToken", &[])
+        }
     }
 }
 
-/// `PUT /blobs/{name}`: see [`AnswersApi::put_blob`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
 #[cfg(feature = "blobs")]
-fn handle_put_blob<A: AnswersApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, mut parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-            let params = {
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                params::read(&raw)?
-            };
-            let body = body::read_bytes(
-                    &parts,
-                    body,
-                    body_limit,
-                    true,
-                    "application/octet-stream",
-                )
-                .await?
-                .map(|b| b.to_vec());
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let ctx = RequestContext::new("putBlob", scheme, parts);
-            let outcome = A::put_blob(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+use operations_blobs::*;
+
+#[cfg(feature = "blobs")]
+mod operations_blobs {
+    use super::*;
+
+    /// `PUT /blobs/{name}`: see [`AnswersApi::put_blob`]. Authorizes, reads and checks the request,
+    /// then calls the implementation.
+    pub(super) fn handle_put_blob<A: AnswersApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, mut parts, body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["basic"]],
+                )?;
+                let params = {
+                    let path = params::path_params(&mut parts).await?;
+                    let raw = RawParams::from_parts(&parts, path);
+                    params::read(&raw)?
+                };
+                let body = body::read_bytes(
+                        &parts,
+                        body,
+                        body_limit,
+                        true,
+                        "application/octet-stream",
+                    )
+                    .await?
+                    .map(|b| b.to_vec());
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let ctx = RequestContext::new("putBlob", scheme, parts);
+                let outcome = A::put_blob(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
 }
 
-/// `PUT /images/{name}`: see [`AnswersApi::put_image`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
 #[cfg(feature = "images")]
-fn handle_put_image<A: AnswersApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, mut parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-            let params = {
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                params::read(&raw)?
-            };
-            let body = body::read_bytes_among(
-                    &parts,
-                    body,
-                    body_limit,
-                    true,
-                    &["image/png", "image/jpeg"],
-                )
-                .await?
-                .map(|b| b.to_vec());
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let ctx = RequestContext::new("putImage", scheme, parts);
-            let outcome = A::put_image(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+use operations_images::*;
+
+#[cfg(feature = "images")]
+mod operations_images {
+    use super::*;
+
+    /// `PUT /images/{name}`: see [`AnswersApi::put_image`]. Authorizes, reads and checks the
+    /// request, then calls the implementation.
+    pub(super) fn handle_put_image<A: AnswersApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, mut parts, body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["basic"]],
+                )?;
+                let params = {
+                    let path = params::path_params(&mut parts).await?;
+                    let raw = RawParams::from_parts(&parts, path);
+                    params::read(&raw)?
+                };
+                let body = body::read_bytes_among(
+                        &parts,
+                        body,
+                        body_limit,
+                        true,
+                        &["image/png", "image/jpeg"],
+                    )
+                    .await?
+                    .map(|b| b.to_vec());
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let ctx = RequestContext::new("putImage", scheme, parts);
+                let outcome = A::put_image(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
 }
 
-/// `POST /assets`: see [`AnswersApi::add_asset`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
 #[cfg(feature = "assets")]
-fn handle_add_asset<A: AnswersApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-            let params = AddAssetParams {};
-            let body = body::read_bytes(&parts, body, body_limit, true, "*/*")
-                .await?
-                .map(|b| b.to_vec());
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let ctx = RequestContext::new("addAsset", scheme, parts);
-            let outcome = A::add_asset(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+use operations_assets::*;
+
+#[cfg(feature = "assets")]
+mod operations_assets {
+    use super::*;
+
+    /// `POST /assets`: see [`AnswersApi::add_asset`]. Authorizes, reads and checks the request,
+    /// then calls the implementation.
+    pub(super) fn handle_add_asset<A: AnswersApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["basic"]],
+                )?;
+                let params = AddAssetParams {};
+                let body = body::read_bytes(&parts, body, body_limit, true, "*/*")
+                    .await?
+                    .map(|b| b.to_vec());
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let ctx = RequestContext::new("addAsset", scheme, parts);
+                let outcome = A::add_asset(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
 }
 
-/// `POST /notes`: see [`AnswersApi::add_note`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
 #[cfg(feature = "notes")]
-fn handle_add_note<A: AnswersApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-            let params = AddNoteParams {};
-            let body = body::read_text(&parts, body, body_limit, true).await?;
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let ctx = RequestContext::new("addNote", scheme, parts);
-            let outcome = A::add_note(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+use operations_notes::*;
+
+#[cfg(feature = "notes")]
+mod operations_notes {
+    use super::*;
+
+    /// `POST /notes`: see [`AnswersApi::add_note`]. Authorizes, reads and checks the request, then
+    /// calls the implementation.
+    pub(super) fn handle_add_note<A: AnswersApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["basic"]],
+                )?;
+                let params = AddNoteParams {};
+                let body = body::read_text(&parts, body, body_limit, true).await?;
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let ctx = RequestContext::new("addNote", scheme, parts);
+                let outcome = A::add_note(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
 }
 
-/// `POST /albums`: see [`AnswersApi::add_album`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
 #[cfg(feature = "albums")]
-fn handle_add_album<A: AnswersApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-            let params = AddAlbumParams {};
-            let body = match body::read_multipart_as::<
-                types::AddAlbumBody,
-            >(&parts, body, body_limit, true)
-                .await?
-            {
-                Some((form, raw)) => {
-                    let mut errors = Violations::new();
-                    form.validate("", &mut errors);
-                    errors.check()?;
-                    Some(raw)
-                }
-                None => None,
-            };
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let ctx = RequestContext::new("addAlbum", scheme, parts);
-            let outcome = A::add_album(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+use operations_albums::*;
+
+#[cfg(feature = "albums")]
+mod operations_albums {
+    use super::*;
+
+    /// `POST /albums`: see [`AnswersApi::add_album`]. Authorizes, reads and checks the request,
+    /// then calls the implementation.
+    pub(super) fn handle_add_album<A: AnswersApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["basic"]],
+                )?;
+                let params = AddAlbumParams {};
+                let body = match body::read_multipart_as::<
+                    types::AddAlbumBody,
+                >(&parts, body, body_limit, true)
+                    .await?
+                {
+                    Some((form, raw)) => {
+                        let mut errors = Violations::new();
+                        form.validate("", &mut errors);
+                        errors.check()?;
+                        Some(raw)
+                    }
+                    None => None,
+                };
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let ctx = RequestContext::new("addAlbum", scheme, parts);
+                let outcome = A::add_album(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
 }
 
-/// `POST /posters`: see [`AnswersApi::add_poster`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
 #[cfg(feature = "posters")]
-fn handle_add_poster<A: AnswersApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
-            let params = AddPosterParams {};
-            let body = {
-                let media = body::media_type(&parts).unwrap_or_default();
-                if body::media_type_matches(&media, &["multipart/form-data"]) {
-                    match body::read_multipart_as::<
-                        types::AddPosterMultipart,
-                    >(&parts, body, body_limit, true)
-                        .await?
-                    {
-                        Some((form, raw)) => {
-                            let mut errors = Violations::new();
-                            form.validate("", &mut errors);
-                            errors.check()?;
-                            Some(body::OrMultipart::Multipart(raw))
+use operations_posters::*;
+
+#[cfg(feature = "posters")]
+mod operations_posters {
+    use super::*;
+
+    /// `POST /posters`: see [`AnswersApi::add_poster`]. Authorizes, reads and checks the request,
+    /// then calls the implementation.
+    pub(super) fn handle_add_poster<A: AnswersApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["basic"]],
+                )?;
+                let params = AddPosterParams {};
+                let body = {
+                    let media = body::media_type(&parts).unwrap_or_default();
+                    if body::media_type_matches(&media, &["multipart/form-data"]) {
+                        match body::read_multipart_as::<
+                            types::AddPosterMultipart,
+                        >(&parts, body, body_limit, true)
+                            .await?
+                        {
+                            Some((form, raw)) => {
+                                let mut errors = Violations::new();
+                                form.validate("", &mut errors);
+                                errors.check()?;
+                                Some(body::OrMultipart::Multipart(raw))
+                            }
+                            None => None,
                         }
-                        None => None,
+                    } else {
+                        let body = body::read_json::<
+                            types::AddPosterBody,
+                        >(&parts, body, body_limit, true)
+                            .await?;
+                        let mut errors = Violations::new();
+                        body.validate("", &mut errors);
+                        errors.check()?;
+                        body.map(body::OrMultipart::Typed)
                     }
-                } else {
-                    let body = body::read_json::<
-                        types::AddPosterBody,
-                    >(&parts, body, body_limit, true)
-                        .await?;
-                    let mut errors = Violations::new();
-                    body.validate("", &mut errors);
-                    errors.check()?;
-                    body.map(body::OrMultipart::Typed)
-                }
-            };
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let ctx = RequestContext::new("addPoster", scheme, parts);
-            let outcome = A::add_poster(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+                };
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let ctx = RequestContext::new("addPoster", scheme, parts);
+                let outcome = A::add_poster(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
 }

@@ -286,7 +286,11 @@ impl Client {
             transport: Arc::new(self.transport.with_options(options)),
         }
     }
+}
 
+/// The operations of the `trees` feature.
+#[cfg(feature = "trees")]
+impl Client {
     /// `GET /trees/{id}` (operation `get_trees_id`).
     ///
     /// ```ignore
@@ -295,19 +299,17 @@ impl Client {
     ///
     /// Sends none of the optional parameters; [`get_trees_id_with`](Self::get_trees_id_with) takes
     /// them.
-    #[cfg(feature = "trees")]
     pub async fn get_trees_id(
         &self,
         id: u32,
         x_trace: &str,
     ) -> Result<ResponseValue<GetTreesIdSuccess>, Error<GetTreesIdError>> {
-        self.get_trees_id_with(id, x_trace, GetTreesIdOptions::default()).await
+        self.get_trees_id_with(id, x_trace, Default::default()).await
     }
 
     /// [`get_trees_id`](Self::get_trees_id) with the optional parameters in `options`.
     ///
     /// `GET /trees/{id}` (operation `get_trees_id`).
-    #[cfg(feature = "trees")]
     pub async fn get_trees_id_with(
         &self,
         id: u32,
@@ -373,14 +375,17 @@ impl Client {
             _ => Err(raw.error()),
         }
     }
+}
 
+/// The operations of the `forms` feature.
+#[cfg(feature = "forms")]
+impl Client {
     /// `POST /forms` (operation `post_forms`).
     ///
     /// ```ignore
     /// let body = serde_json::from_value(serde_json::json!({"name": "string"}))?;
     /// let response = client.post_forms(Some(&body)).await?;
     /// ```
-    #[cfg(feature = "forms")]
     pub async fn post_forms(
         &self,
         body: Option<&types::FormEntry>,
@@ -406,7 +411,6 @@ impl Client {
     /// offers both): build it with [`Form`](crate::runtime::multipart::Form), a file as bytes.
     ///
     /// `POST /forms` (operation `post_forms`).
-    #[cfg(feature = "forms")]
     pub async fn post_forms_multipart(
         &self,
         body: Option<&crate::runtime::multipart::Form>,
@@ -436,7 +440,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[201], Raw::empty)
     }
+}
 
+/// The operations of the `dishes` feature.
+#[cfg(feature = "dishes")]
+impl Client {
     /// A union as a form: its values are text, read as the numbers and booleans of the variant the
     /// tag names.
     ///
@@ -446,7 +454,6 @@ impl Client {
     /// let body = serde_json::from_value(serde_json::json!({"kind": "Cake", "calories": 1.5}))?;
     /// let response = client.add_dish(&body).await?;
     /// ```
-    #[cfg(feature = "dishes")]
     pub async fn add_dish(
         &self,
         body: &types::Dish,
@@ -474,7 +481,6 @@ impl Client {
     /// tag names.
     ///
     /// `POST /dishes` (operation `addDish`).
-    #[cfg(feature = "dishes")]
     pub async fn add_dish_multipart(
         &self,
         body: &crate::runtime::multipart::Form,
@@ -505,7 +511,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `raw-notes` feature.
+#[cfg(feature = "raw-notes")]
+impl Client {
     /// A body of any media type whose schema is a string (github's asset upload).
     ///
     /// `PUT /raw-notes` (operation `putRawNote`).
@@ -518,7 +528,6 @@ impl Client {
     /// [`Upload::new`](crate::runtime::request::Upload::new); bytes or text alone are sent as the
     /// first (for a range, as
     /// [`Upload::content_type`](crate::runtime::request::Upload::content_type) says).
-    #[cfg(feature = "raw-notes")]
     pub async fn put_raw_note(
         &self,
         body: impl Into<crate::runtime::request::Upload>,
@@ -550,7 +559,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::text)
     }
+}
 
+/// The operations of the `videos` feature.
+#[cfg(feature = "videos")]
+impl Client {
     /// A body offered as JSON and as multipart with a schema of its own (openai's video uploads):
     /// the JSON decoded, the multipart checked against its schema and passed on as sent (its
     /// reference image is bytes).
@@ -561,7 +574,6 @@ impl Client {
     /// let body = serde_json::from_value(serde_json::json!({"prompt": "string"}))?;
     /// let response = client.create_video(&body).await?;
     /// ```
-    #[cfg(feature = "videos")]
     pub async fn create_video(
         &self,
         body: &types::CreateVideoBody,
@@ -591,7 +603,6 @@ impl Client {
     /// reference image is bytes).
     ///
     /// `POST /videos` (operation `createVideo`).
-    #[cfg(feature = "videos")]
     pub async fn create_video_multipart(
         &self,
         body: &crate::runtime::multipart::Form,
@@ -622,7 +633,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[201], Raw::text)
     }
+}
 
+/// The operations of the `uploads` feature.
+#[cfg(feature = "uploads")]
+impl Client {
     /// A multipart form with a file: the implementation gets the body as sent, after the server has
     /// checked its parts against the schema.
     ///
@@ -635,7 +650,6 @@ impl Client {
     /// }))?;
     /// let response = client.upload(&body).await?;
     /// ```
-    #[cfg(feature = "uploads")]
     pub async fn upload(
         &self,
         body: &crate::runtime::multipart::Form,
@@ -666,14 +680,17 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::text)
     }
+}
 
+/// The operations of the `blobs` feature.
+#[cfg(feature = "blobs")]
+impl Client {
     /// `PUT /blobs` (operation `put_blobs`).
     ///
     /// ```ignore
     /// let body = constructs_client::bytes::Bytes::from("text");
     /// let response = client.put_blobs(&body).await?;
     /// ```
-    #[cfg(feature = "blobs")]
     pub async fn put_blobs(
         &self,
         body: &bytes::Bytes,
@@ -693,13 +710,16 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::text)
     }
+}
 
+/// The operations of the `notes` feature.
+#[cfg(feature = "notes")]
+impl Client {
     /// `POST /notes` (operation `post_notes`).
     ///
     /// ```ignore
     /// let response = client.post_notes("text").await?;
     /// ```
-    #[cfg(feature = "notes")]
     pub async fn post_notes(
         &self,
         body: &str,
@@ -715,7 +735,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
+}
 
+/// The operations of the `tagged` feature.
+#[cfg(feature = "tagged")]
+impl Client {
     /// One value or several (discord's `tag`): in a form-style query, one value and an array of one
     /// item are the same text, so the parameter is a list. One value is the string variant's (any
     /// text); several are the array's, each item a `Digits`.
@@ -728,17 +752,15 @@ impl Client {
     ///
     /// Sends none of the optional parameters; [`list_tagged_with`](Self::list_tagged_with) takes
     /// them.
-    #[cfg(feature = "tagged")]
     pub async fn list_tagged(
         &self,
     ) -> Result<ResponseValue<Vec<String>>, Error<ListTaggedError>> {
-        self.list_tagged_with(ListTaggedOptions::default()).await
+        self.list_tagged_with(Default::default()).await
     }
 
     /// [`list_tagged`](Self::list_tagged) with the optional parameters in `options`.
     ///
     /// `GET /tagged` (operation `listTagged`).
-    #[cfg(feature = "tagged")]
     pub async fn list_tagged_with(
         &self,
         options: ListTaggedOptions,
@@ -751,13 +773,16 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `things` feature.
+#[cfg(feature = "things")]
+impl Client {
     /// `GET /things` (operation `get_things`).
     ///
     /// ```ignore
     /// let response = client.get_things().await?;
     /// ```
-    #[cfg(feature = "things")]
     pub async fn get_things(
         &self,
     ) -> Result<ResponseValue<types::GetThingsOkBody>, Error<GetThingsError>> {
@@ -765,7 +790,11 @@ impl Client {
         let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `filters` feature.
+#[cfg(feature = "filters")]
+impl Client {
     /// `GET /filters` (operation `echoFilters`).
     ///
     /// ```ignore
@@ -775,18 +804,16 @@ impl Client {
     ///
     /// Sends none of the optional parameters; [`echo_filters_with`](Self::echo_filters_with) takes
     /// them.
-    #[cfg(feature = "filters")]
     pub async fn echo_filters(
         &self,
         range: &types::Range,
     ) -> Result<ResponseValue<types::EchoFiltersOkBody>, Error<EchoFiltersError>> {
-        self.echo_filters_with(range, EchoFiltersOptions::default()).await
+        self.echo_filters_with(range, Default::default()).await
     }
 
     /// [`echo_filters`](Self::echo_filters) with the optional parameters in `options`.
     ///
     /// `GET /filters` (operation `echoFilters`).
-    #[cfg(feature = "filters")]
     pub async fn echo_filters_with(
         &self,
         range: &types::Range,
@@ -812,7 +839,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `choices` feature.
+#[cfg(feature = "choices")]
+impl Client {
     /// `POST /choices` (operation `echoChoices`).
     ///
     /// ```ignore
@@ -822,7 +853,6 @@ impl Client {
     /// }))?;
     /// let response = client.echo_choices(&body).await?;
     /// ```
-    #[cfg(feature = "choices")]
     pub async fn echo_choices(
         &self,
         body: &types::EchoChoicesBody,
@@ -842,7 +872,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `labels` feature.
+#[cfg(feature = "labels")]
+impl Client {
     /// `GET /labels/{names}` (operation `echoLabels`).
     ///
     /// ```ignore
@@ -852,18 +886,16 @@ impl Client {
     ///
     /// Sends none of the optional parameters; [`echo_labels_with`](Self::echo_labels_with) takes
     /// them.
-    #[cfg(feature = "labels")]
     pub async fn echo_labels(
         &self,
         names: &[String],
     ) -> Result<ResponseValue<types::EchoLabelsOkBody>, Error<EchoLabelsError>> {
-        self.echo_labels_with(names, EchoLabelsOptions::default()).await
+        self.echo_labels_with(names, Default::default()).await
     }
 
     /// [`echo_labels`](Self::echo_labels) with the optional parameters in `options`.
     ///
     /// `GET /labels/{names}` (operation `echoLabels`).
-    #[cfg(feature = "labels")]
     pub async fn echo_labels_with(
         &self,
         names: &[String],
@@ -925,233 +957,315 @@ impl Client {
 }
 
 #[cfg(feature = "trees")]
-request::parameters! {
-    /// Optional parameters of `get_trees_id`; `Default::default()` sets none, the `with_…` methods
-    /// set one each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct GetTreesIdOptions {
-        /// (query parameter `depth`; the server uses `3` when unset)
-        #[param("depth", with_depth, query)]
-        pub depth: Option<i64>,
-        /// (cookie parameter `theme`)
-        #[param("theme", with_theme)]
-        pub theme: Option<types::GetTreesIdTheme>,
-        /// (query parameter `ids`)
-        #[param("ids", with_ids, query(array, false, ','))]
-        pub ids: Option<Vec<i64>>,
+pub use operations_trees::*;
+
+#[cfg(feature = "trees")]
+mod operations_trees {
+    use super::*;
+
+    request::parameters! {
+        /// Optional parameters of `get_trees_id`; `Default::default()` sets none, the `with_…`
+        /// methods set one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct GetTreesIdOptions {
+            /// (query parameter `depth`; the server uses `3` when unset)
+            #[param("depth", with_depth, query)]
+            pub depth: Option<i64>,
+            /// (cookie parameter `theme`)
+            #[param("theme", with_theme)]
+            pub theme: Option<types::GetTreesIdTheme>,
+            /// (query parameter `ids`)
+            #[param("ids", with_ids, query(array, false, ','))]
+            pub ids: Option<Vec<i64>>,
+        }
     }
-}
 
-/// The successful answers of `get_trees_id`.
-#[cfg(feature = "trees")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum GetTreesIdSuccess {
-    /// 200: The tree.
-    Ok(types::Tree),
-    /// 202: Still growing.
-    Accepted,
-}
+    /// The successful answers of `get_trees_id`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum GetTreesIdSuccess {
+        /// 200: The tree.
+        Ok(types::Tree),
+        /// 202: Still growing.
+        Accepted,
+    }
 
-#[cfg(feature = "trees")]
-response::errors! {
-    /// The documented error answers of `get_trees_id`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum GetTreesIdError {
-        /// 4XX: A client error.
-        #[status(400..= 499)]
-        ClientError(types::GetTreesIdClientErrorBody),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::GetTreesIdClientErrorBody),
+    response::errors! {
+        /// The documented error answers of `get_trees_id`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum GetTreesIdError {
+            /// 4XX: A client error.
+            ClientError(types::GetTreesIdClientErrorBody) = 400..=499,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::GetTreesIdClientErrorBody) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "forms")]
-response::errors! {
-    /// The documented error answers of `post_forms`; the status and headers are on [`Error::Api`].
-    pub enum PostFormsError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::GetTreesIdClientErrorBody),
+pub use operations_forms::*;
+
+#[cfg(feature = "forms")]
+mod operations_forms {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `post_forms`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum PostFormsError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::GetTreesIdClientErrorBody) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "dishes")]
-response::errors! {
-    /// The documented error answers of `addDish`; the status and headers are on [`Error::Api`].
-    pub enum AddDishError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::GetTreesIdClientErrorBody),
+pub use operations_dishes::*;
+
+#[cfg(feature = "dishes")]
+mod operations_dishes {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `addDish`; the status and headers are on [`Error::Api`].
+        pub enum AddDishError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::GetTreesIdClientErrorBody) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "raw-notes")]
-response::errors! {
-    /// The documented error answers of `putRawNote`; the status and headers are on [`Error::Api`].
-    pub enum PutRawNoteError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::GetTreesIdClientErrorBody),
+pub use operations_raw_notes::*;
+
+#[cfg(feature = "raw-notes")]
+mod operations_raw_notes {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `putRawNote`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum PutRawNoteError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::GetTreesIdClientErrorBody) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "videos")]
-response::errors! {
-    /// The documented error answers of `createVideo`; the status and headers are on [`Error::Api`].
-    pub enum CreateVideoError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::GetTreesIdClientErrorBody),
+pub use operations_videos::*;
+
+#[cfg(feature = "videos")]
+mod operations_videos {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `createVideo`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum CreateVideoError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::GetTreesIdClientErrorBody) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "uploads")]
-response::errors! {
-    /// The documented error answers of `upload`; the status and headers are on [`Error::Api`].
-    pub enum UploadError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::GetTreesIdClientErrorBody),
+pub use operations_uploads::*;
+
+#[cfg(feature = "uploads")]
+mod operations_uploads {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `upload`; the status and headers are on [`Error::Api`].
+        pub enum UploadError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::GetTreesIdClientErrorBody) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "blobs")]
-response::errors! {
-    /// The documented error answers of `put_blobs`; the status and headers are on [`Error::Api`].
-    pub enum PutBlobsError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::GetTreesIdClientErrorBody),
+pub use operations_blobs::*;
+
+#[cfg(feature = "blobs")]
+mod operations_blobs {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `put_blobs`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum PutBlobsError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::GetTreesIdClientErrorBody) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "notes")]
-response::errors! {
-    /// The documented error answers of `post_notes`; the status and headers are on [`Error::Api`].
-    pub enum PostNotesError {
-        /// default: Anything else.
-        #[status(default)]
-        Default(types::Named),
+pub use operations_notes::*;
+
+#[cfg(feature = "notes")]
+mod operations_notes {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `post_notes`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum PostNotesError {
+            /// default: Anything else.
+            Default(types::Named) = default,
+        }
     }
 }
 
 #[cfg(feature = "tagged")]
-request::parameters! {
-    /// Optional parameters of `listTagged`; `Default::default()` sets none, the `with_…` methods
-    /// set one each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct ListTaggedOptions {
-        /// (query parameter `tag`)
-        #[param("tag", with_tag, query(array, true, ','))]
-        pub tag: Option<Vec<String>>,
-    }
-}
+pub use operations_tagged::*;
 
 #[cfg(feature = "tagged")]
-response::errors! {
-    /// The documented error answers of `listTagged`; the status and headers are on [`Error::Api`].
-    pub enum ListTaggedError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::GetTreesIdClientErrorBody),
+mod operations_tagged {
+    use super::*;
+
+    request::parameters! {
+        /// Optional parameters of `listTagged`; `Default::default()` sets none, the `with_…`
+        /// methods set one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct ListTaggedOptions {
+            /// (query parameter `tag`)
+            #[param("tag", with_tag, query(array, true, ','))]
+            pub tag: Option<Vec<String>>,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `listTagged`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum ListTaggedError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::GetTreesIdClientErrorBody) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "things")]
-response::errors! {
-    /// The documented error answers of `get_things`; the status and headers are on [`Error::Api`].
-    pub enum GetThingsError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::GetTreesIdClientErrorBody),
+pub use operations_things::*;
+
+#[cfg(feature = "things")]
+mod operations_things {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `get_things`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum GetThingsError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::GetTreesIdClientErrorBody) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "filters")]
-request::parameters! {
-    /// Optional parameters of `echoFilters`; `Default::default()` sets none, the `with_…` methods
-    /// set one each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct EchoFiltersOptions {
-        /// (query parameter `q`)
-        #[param("q", with_q)]
-        pub q: Option<String>,
-        /// (query parameter `metadata`)
-        #[param("metadata", with_metadata)]
-        pub metadata: Option<types::Metadata>,
-        /// (query parameter `page`)
-        #[param("page", with_page)]
-        pub page: Option<types::Page>,
-        /// (query parameter `point`)
-        #[param("point", with_point)]
-        pub point: Option<types::Point>,
-    }
-}
+pub use operations_filters::*;
 
 #[cfg(feature = "filters")]
-response::errors! {
-    /// The documented error answers of `echoFilters`; the status and headers are on [`Error::Api`].
-    pub enum EchoFiltersError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::GetTreesIdClientErrorBody),
+mod operations_filters {
+    use super::*;
+
+    request::parameters! {
+        /// Optional parameters of `echoFilters`; `Default::default()` sets none, the `with_…`
+        /// methods set one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct EchoFiltersOptions {
+            /// (query parameter `q`)
+            #[param("q", with_q)]
+            pub q: Option<String>,
+            /// (query parameter `metadata`)
+            #[param("metadata", with_metadata)]
+            pub metadata: Option<types::Metadata>,
+            /// (query parameter `page`)
+            #[param("page", with_page)]
+            pub page: Option<types::Page>,
+            /// (query parameter `point`)
+            #[param("point", with_point)]
+            pub point: Option<types::Point>,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `echoFilters`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum EchoFiltersError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::GetTreesIdClientErrorBody) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "choices")]
-response::errors! {
-    /// The documented error answers of `echoChoices`; the status and headers are on [`Error::Api`].
-    pub enum EchoChoicesError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::GetTreesIdClientErrorBody),
+pub use operations_choices::*;
+
+#[cfg(feature = "choices")]
+mod operations_choices {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `echoChoices`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum EchoChoicesError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::GetTreesIdClientErrorBody) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "labels")]
-request::parameters! {
-    /// Optional parameters of `echoLabels`; `Default::default()` sets none, the `with_…` methods
-    /// set one each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct EchoLabelsOptions {
-        /// (query parameter `csv`)
-        #[param("csv", with_csv, query(array, false, ','))]
-        pub csv: Option<Vec<String>>,
-        /// (query parameter `pipes`)
-        #[param("pipes", with_pipes, query(array, false, '|'))]
-        pub pipes: Option<Vec<String>>,
-        /// (query parameter `spaced`)
-        #[param("spaced", with_spaced, query(array, false, ' '))]
-        pub spaced: Option<Vec<i64>>,
-        /// (cookie parameter `jar`)
-        #[param("jar", with_jar)]
-        pub jar: Option<Vec<String>>,
-        /// (cookie parameter `crumbs`)
-        #[param("crumbs", with_crumbs)]
-        pub crumbs: Option<Vec<String>>,
-    }
-}
+pub use operations_labels::*;
 
 #[cfg(feature = "labels")]
-response::errors! {
-    /// The documented error answers of `echoLabels`; the status and headers are on [`Error::Api`].
-    pub enum EchoLabelsError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::GetTreesIdClientErrorBody),
+mod operations_labels {
+    use super::*;
+
+    request::parameters! {
+        /// Optional parameters of `echoLabels`; `Default::default()` sets none, the `with_…`
+        /// methods set one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct EchoLabelsOptions {
+            /// (query parameter `csv`)
+            #[param("csv", with_csv, query(array, false, ','))]
+            pub csv: Option<Vec<String>>,
+            /// (query parameter `pipes`)
+            #[param("pipes", with_pipes, query(array, false, '|'))]
+            pub pipes: Option<Vec<String>>,
+            /// (query parameter `spaced`)
+            #[param("spaced", with_spaced, query(array, false, ' '))]
+            pub spaced: Option<Vec<i64>>,
+            /// (cookie parameter `jar`)
+            #[param("jar", with_jar)]
+            pub jar: Option<Vec<String>>,
+            /// (cookie parameter `crumbs`)
+            #[param("crumbs", with_crumbs)]
+            pub crumbs: Option<Vec<String>>,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `echoLabels`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum EchoLabelsError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::GetTreesIdClientErrorBody) = undocumented,
+        }
     }
 }

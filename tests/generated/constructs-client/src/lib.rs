@@ -35,61 +35,73 @@ pub mod operations {
     /// - [`get_trees_id`](crate::Client::get_trees_id) (`GET /trees/{id}`)
     #[cfg(feature = "trees")]
     pub mod trees {}
+
     /// The operations of `forms`.
     ///
     /// - [`post_forms`](crate::Client::post_forms) (`POST /forms`)
     #[cfg(feature = "forms")]
     pub mod forms {}
+
     /// The operations of `dishes`.
     ///
     /// - [`add_dish`](crate::Client::add_dish) (`POST /dishes`)
     #[cfg(feature = "dishes")]
     pub mod dishes {}
+
     /// The operations of `raw-notes`.
     ///
     /// - [`put_raw_note`](crate::Client::put_raw_note) (`PUT /raw-notes`)
     #[cfg(feature = "raw-notes")]
     pub mod raw_notes {}
+
     /// The operations of `videos`.
     ///
     /// - [`create_video`](crate::Client::create_video) (`POST /videos`)
     #[cfg(feature = "videos")]
     pub mod videos {}
+
     /// The operations of `uploads`.
     ///
     /// - [`upload`](crate::Client::upload) (`POST /uploads`)
     #[cfg(feature = "uploads")]
     pub mod uploads {}
+
     /// The operations of `blobs`.
     ///
     /// - [`put_blobs`](crate::Client::put_blobs) (`PUT /blobs`)
     #[cfg(feature = "blobs")]
     pub mod blobs {}
+
     /// The operations of `notes`.
     ///
     /// - [`post_notes`](crate::Client::post_notes) (`POST /notes`)
     #[cfg(feature = "notes")]
     pub mod notes {}
+
     /// The operations of `tagged`.
     ///
     /// - [`list_tagged`](crate::Client::list_tagged) (`GET /tagged`)
     #[cfg(feature = "tagged")]
     pub mod tagged {}
+
     /// The operations of `things`.
     ///
     /// - [`get_things`](crate::Client::get_things) (`GET /things`)
     #[cfg(feature = "things")]
     pub mod things {}
+
     /// The operations of `filters`.
     ///
     /// - [`echo_filters`](crate::Client::echo_filters) (`GET /filters`)
     #[cfg(feature = "filters")]
     pub mod filters {}
+
     /// The operations of `choices`.
     ///
     /// - [`echo_choices`](crate::Client::echo_choices) (`POST /choices`)
     #[cfg(feature = "choices")]
     pub mod choices {}
+
     /// The operations of `labels`.
     ///
     /// - [`echo_labels`](crate::Client::echo_labels) (`GET /labels/{names}`)

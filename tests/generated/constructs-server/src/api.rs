@@ -39,6 +39,7 @@ use crate::runtime::problem::Problem;
 /// Every method has a default answering `501 Not Implemented` with the `Error` body, so an
 /// operation the document adds later does not break an implementation written before it
 /// (the price: the compiler does not point at an operation you forgot).
+#[allow(unused_variables)]
 pub trait ConstructsApi: Send + Sync + 'static {
     /// Your error type; anything `Display` (e.g. `anyhow::Error`).
     type Error: std::fmt::Display + Send + 'static;
@@ -50,7 +51,6 @@ pub trait ConstructsApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: GetTreesIdParams,
     ) -> impl Future<Output = Result<GetTreesIdResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(GetTreesIdResponse::Unimplemented) }
     }
 
@@ -62,7 +62,6 @@ pub trait ConstructsApi: Send + Sync + 'static {
         params: PostFormsParams,
         body: Option<crate::runtime::body::OrMultipart<types::FormEntry>>,
     ) -> impl Future<Output = Result<PostFormsResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(PostFormsResponse::Unimplemented) }
     }
 
@@ -77,7 +76,6 @@ pub trait ConstructsApi: Send + Sync + 'static {
         params: AddDishParams,
         body: crate::runtime::body::OrMultipart<types::Dish>,
     ) -> impl Future<Output = Result<AddDishResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(AddDishResponse::Unimplemented) }
     }
 
@@ -91,7 +89,6 @@ pub trait ConstructsApi: Send + Sync + 'static {
         params: PutRawNoteParams,
         body: String,
     ) -> impl Future<Output = Result<PutRawNoteResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(PutRawNoteResponse::Unimplemented) }
     }
 
@@ -107,7 +104,6 @@ pub trait ConstructsApi: Send + Sync + 'static {
         params: CreateVideoParams,
         body: crate::runtime::body::OrMultipart<types::CreateVideoBody>,
     ) -> impl Future<Output = Result<CreateVideoResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(CreateVideoResponse::Unimplemented) }
     }
 
@@ -122,7 +118,6 @@ pub trait ConstructsApi: Send + Sync + 'static {
         params: UploadParams,
         body: Vec<u8>,
     ) -> impl Future<Output = Result<UploadResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(UploadResponse::Unimplemented) }
     }
 
@@ -134,7 +129,6 @@ pub trait ConstructsApi: Send + Sync + 'static {
         params: PutBlobsParams,
         body: Vec<u8>,
     ) -> impl Future<Output = Result<PutBlobsResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(PutBlobsResponse::Unimplemented) }
     }
 
@@ -146,7 +140,6 @@ pub trait ConstructsApi: Send + Sync + 'static {
         params: PostNotesParams,
         body: String,
     ) -> impl Future<Output = Result<PostNotesResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(PostNotesResponse::Unimplemented) }
     }
 
@@ -161,7 +154,6 @@ pub trait ConstructsApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: ListTaggedParams,
     ) -> impl Future<Output = Result<ListTaggedResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(ListTaggedResponse::Unimplemented) }
     }
 
@@ -172,7 +164,6 @@ pub trait ConstructsApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: GetThingsParams,
     ) -> impl Future<Output = Result<GetThingsResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(GetThingsResponse::Unimplemented) }
     }
 
@@ -183,7 +174,6 @@ pub trait ConstructsApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: EchoFiltersParams,
     ) -> impl Future<Output = Result<EchoFiltersResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(EchoFiltersResponse::Unimplemented) }
     }
 
@@ -195,7 +185,6 @@ pub trait ConstructsApi: Send + Sync + 'static {
         params: EchoChoicesParams,
         body: types::EchoChoicesBody,
     ) -> impl Future<Output = Result<EchoChoicesResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(EchoChoicesResponse::Unimplemented) }
     }
 
@@ -206,7 +195,6 @@ pub trait ConstructsApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: EchoLabelsParams,
     ) -> impl Future<Output = Result<EchoLabelsResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(EchoLabelsResponse::Unimplemented) }
     }
 
@@ -218,330 +206,411 @@ pub trait ConstructsApi: Send + Sync + 'static {
     }
 }
 
-/// Parameters of `get_trees_id` (`GET /trees/{id}`), parsed and checked.
 #[cfg(feature = "trees")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct GetTreesIdParams {
-    /// (path parameter `id`)
-    pub id: u32,
-    /// (query parameter `depth`, default `3`)
-    pub depth: i64,
-    /// (header parameter `X-Trace`)
-    pub x_trace: String,
-    /// (cookie parameter `theme`)
-    pub theme: Option<types::GetTreesIdTheme>,
-    /// (query parameter `ids`)
-    pub ids: Option<Vec<i64>>,
-}
+pub use operations_trees::*;
 
 #[cfg(feature = "trees")]
-response::answers! {
-    /// What `get_trees_id` answers: one variant per documented status, and
-    /// [`Unimplemented`](GetTreesIdResponse::Unimplemented) for an implementation without the
-    /// operation.
+mod operations_trees {
+    use super::*;
+
+    /// Parameters of `get_trees_id` (`GET /trees/{id}`), parsed and checked.
     #[derive(Debug, Clone, PartialEq)]
-    pub enum GetTreesIdResponse {
-        /// 200: The tree.
-        #[status(OK, json)]
-        Ok(types::Tree),
-        /// 202: Still growing.
-        #[status(ACCEPTED)]
-        Accepted,
-        /// 4XX: A client error.
-        #[status(held, json)]
-        ClientError(http::StatusCode, types::GetTreesIdClientErrorBody),
-        #[unimplemented("get_trees_id")]
-        Unimplemented,
+    pub struct GetTreesIdParams {
+        /// (path parameter `id`)
+        pub id: u32,
+        /// (query parameter `depth`, default `3`)
+        pub depth: i64,
+        /// (header parameter `X-Trace`)
+        pub x_trace: String,
+        /// (cookie parameter `theme`)
+        pub theme: Option<types::GetTreesIdTheme>,
+        /// (query parameter `ids`)
+        pub ids: Option<Vec<i64>>,
+    }
+
+    response::answers! {
+        /// What `get_trees_id` answers: one variant per documented status, and
+        /// [`Unimplemented`](GetTreesIdResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GetTreesIdResponse {
+            /// 200: The tree.
+            Ok(types::Tree) = json(200),
+            /// 202: Still growing.
+            Accepted = empty(202),
+            /// 4XX: A client error.
+            ClientError(http::StatusCode, types::GetTreesIdClientErrorBody) = json(held),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("get_trees_id"),
+        }
     }
 }
 
 #[cfg(feature = "forms")]
-params::declare! {
-    /// Parameters of `post_forms` (`POST /forms`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct PostFormsParams {}
-}
+pub use operations_forms::*;
 
 #[cfg(feature = "forms")]
-response::answers! {
-    /// What `post_forms` answers: one variant per documented status, and
-    /// [`Unimplemented`](PostFormsResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum PostFormsResponse {
-        /// 201: Created.
-        #[status(CREATED)]
-        Created,
-        #[unimplemented("post_forms")]
-        Unimplemented,
+mod operations_forms {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `post_forms` (`POST /forms`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct PostFormsParams {}
+    }
+
+    response::answers! {
+        /// What `post_forms` answers: one variant per documented status, and
+        /// [`Unimplemented`](PostFormsResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum PostFormsResponse {
+            /// 201: Created.
+            Created = empty(201),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("post_forms"),
+        }
     }
 }
 
 #[cfg(feature = "dishes")]
-params::declare! {
-    /// Parameters of `addDish` (`POST /dishes`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct AddDishParams {}
-}
+pub use operations_dishes::*;
 
 #[cfg(feature = "dishes")]
-response::answers! {
-    /// What `addDish` answers: one variant per documented status, and
-    /// [`Unimplemented`](AddDishResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum AddDishResponse {
-        /// 200: The dish as read.
-        #[status(OK, json)]
-        Ok(types::Dish),
-        #[unimplemented("addDish")]
-        Unimplemented,
+mod operations_dishes {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `addDish` (`POST /dishes`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct AddDishParams {}
+    }
+
+    response::answers! {
+        /// What `addDish` answers: one variant per documented status, and
+        /// [`Unimplemented`](AddDishResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum AddDishResponse {
+            /// 200: The dish as read.
+            Ok(types::Dish) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("addDish"),
+        }
     }
 }
 
 #[cfg(feature = "raw-notes")]
-params::declare! {
-    /// Parameters of `putRawNote` (`PUT /raw-notes`): none yet; one the document adds becomes a
-    /// field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct PutRawNoteParams {}
-}
+pub use operations_raw_notes::*;
 
 #[cfg(feature = "raw-notes")]
-response::answers! {
-    /// What `putRawNote` answers: one variant per documented status, and
-    /// [`Unimplemented`](PutRawNoteResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum PutRawNoteResponse {
-        /// 200: The note's length.
-        #[status(OK, text = "text/plain")]
-        Ok(String),
-        #[unimplemented("putRawNote")]
-        Unimplemented,
+mod operations_raw_notes {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `putRawNote` (`PUT /raw-notes`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct PutRawNoteParams {}
+    }
+
+    response::answers! {
+        /// What `putRawNote` answers: one variant per documented status, and
+        /// [`Unimplemented`](PutRawNoteResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum PutRawNoteResponse {
+            /// 200: The note's length.
+            Ok(String) = text(200, "text/plain"),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("putRawNote"),
+        }
     }
 }
 
 #[cfg(feature = "videos")]
-params::declare! {
-    /// Parameters of `createVideo` (`POST /videos`): none yet; one the document adds becomes a
-    /// field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct CreateVideoParams {}
-}
+pub use operations_videos::*;
 
 #[cfg(feature = "videos")]
-response::answers! {
-    /// What `createVideo` answers: one variant per documented status, and
-    /// [`Unimplemented`](CreateVideoResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum CreateVideoResponse {
-        /// 201: How the body came, and its prompt.
-        #[status(CREATED, text = "text/plain")]
-        Created(String),
-        #[unimplemented("createVideo")]
-        Unimplemented,
+mod operations_videos {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `createVideo` (`POST /videos`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct CreateVideoParams {}
+    }
+
+    response::answers! {
+        /// What `createVideo` answers: one variant per documented status, and
+        /// [`Unimplemented`](CreateVideoResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum CreateVideoResponse {
+            /// 201: How the body came, and its prompt.
+            Created(String) = text(201, "text/plain"),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("createVideo"),
+        }
     }
 }
 
 #[cfg(feature = "uploads")]
-params::declare! {
-    /// Parameters of `upload` (`POST /uploads`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct UploadParams {}
-}
+pub use operations_uploads::*;
 
 #[cfg(feature = "uploads")]
-response::answers! {
-    /// What `upload` answers: one variant per documented status, and
-    /// [`Unimplemented`](UploadResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum UploadResponse {
-        /// 200: How many bytes arrived.
-        #[status(OK, text = "text/plain")]
-        Ok(String),
-        #[unimplemented("upload")]
-        Unimplemented,
+mod operations_uploads {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `upload` (`POST /uploads`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct UploadParams {}
+    }
+
+    response::answers! {
+        /// What `upload` answers: one variant per documented status, and
+        /// [`Unimplemented`](UploadResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum UploadResponse {
+            /// 200: How many bytes arrived.
+            Ok(String) = text(200, "text/plain"),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("upload"),
+        }
     }
 }
 
 #[cfg(feature = "blobs")]
-params::declare! {
-    /// Parameters of `put_blobs` (`PUT /blobs`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct PutBlobsParams {}
-}
+pub use operations_blobs::*;
 
 #[cfg(feature = "blobs")]
-response::answers! {
-    /// What `put_blobs` answers: one variant per documented status, and
-    /// [`Unimplemented`](PutBlobsResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum PutBlobsResponse {
-        /// 200: The digest, as text.
-        #[status(OK, text = "text/plain")]
-        Ok(String),
-        #[unimplemented("put_blobs")]
-        Unimplemented,
+mod operations_blobs {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `put_blobs` (`PUT /blobs`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct PutBlobsParams {}
+    }
+
+    response::answers! {
+        /// What `put_blobs` answers: one variant per documented status, and
+        /// [`Unimplemented`](PutBlobsResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum PutBlobsResponse {
+            /// 200: The digest, as text.
+            Ok(String) = text(200, "text/plain"),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("put_blobs"),
+        }
     }
 }
 
 #[cfg(feature = "notes")]
-params::declare! {
-    /// Parameters of `post_notes` (`POST /notes`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct PostNotesParams {}
-}
+pub use operations_notes::*;
 
 #[cfg(feature = "notes")]
-response::answers! {
-    /// What `post_notes` answers: one variant per documented status, and
-    /// [`Unimplemented`](PostNotesResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum PostNotesResponse {
-        /// 204: Stored.
-        #[status(NO_CONTENT)]
-        NoContent,
-        /// default: Anything else.
-        #[status(held, json)]
-        Default(http::StatusCode, types::Named),
-        #[unimplemented("post_notes")]
-        Unimplemented,
+mod operations_notes {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `post_notes` (`POST /notes`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct PostNotesParams {}
+    }
+
+    response::answers! {
+        /// What `post_notes` answers: one variant per documented status, and
+        /// [`Unimplemented`](PostNotesResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum PostNotesResponse {
+            /// 204: Stored.
+            NoContent = empty(204),
+            /// default: Anything else.
+            Default(http::StatusCode, types::Named) = json(held),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("post_notes"),
+        }
     }
 }
 
-/// Parameters of `listTagged` (`GET /tagged`), parsed and checked.
 #[cfg(feature = "tagged")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct ListTaggedParams {
-    /// (query parameter `tag`)
-    pub tag: Option<Vec<String>>,
-}
+pub use operations_tagged::*;
 
 #[cfg(feature = "tagged")]
-response::answers! {
-    /// What `listTagged` answers: one variant per documented status, and
-    /// [`Unimplemented`](ListTaggedResponse::Unimplemented) for an implementation without the
-    /// operation.
+mod operations_tagged {
+    use super::*;
+
+    /// Parameters of `listTagged` (`GET /tagged`), parsed and checked.
     #[derive(Debug, Clone, PartialEq)]
-    pub enum ListTaggedResponse {
-        /// 200: The values as read.
-        #[status(OK, json)]
-        Ok(Vec<String>),
-        #[unimplemented("listTagged")]
-        Unimplemented,
+    pub struct ListTaggedParams {
+        /// (query parameter `tag`)
+        pub tag: Option<Vec<String>>,
+    }
+
+    response::answers! {
+        /// What `listTagged` answers: one variant per documented status, and
+        /// [`Unimplemented`](ListTaggedResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum ListTaggedResponse {
+            /// 200: The values as read.
+            Ok(Vec<String>) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("listTagged"),
+        }
     }
 }
 
 #[cfg(feature = "things")]
-params::declare! {
-    /// Parameters of `get_things` (`GET /things`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct GetThingsParams {}
-}
+pub use operations_things::*;
 
 #[cfg(feature = "things")]
-response::answers! {
-    /// What `get_things` answers: one variant per documented status, and
-    /// [`Unimplemented`](GetThingsResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum GetThingsResponse {
-        /// 200: Everything at once.
-        #[status(OK, json)]
-        Ok(types::GetThingsOkBody),
-        #[unimplemented("get_things")]
-        Unimplemented,
+mod operations_things {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `get_things` (`GET /things`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct GetThingsParams {}
+    }
+
+    response::answers! {
+        /// What `get_things` answers: one variant per documented status, and
+        /// [`Unimplemented`](GetThingsResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GetThingsResponse {
+            /// 200: Everything at once.
+            Ok(types::GetThingsOkBody) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("get_things"),
+        }
     }
 }
 
-/// Parameters of `echoFilters` (`GET /filters`), parsed and checked.
 #[cfg(feature = "filters")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct EchoFiltersParams {
-    /// (query parameter `q`)
-    pub q: Option<String>,
-    /// (query parameter `metadata`)
-    pub metadata: Option<types::Metadata>,
-    /// (query parameter `page`)
-    pub page: Option<types::Page>,
-    /// (query parameter `point`)
-    pub point: Option<types::Point>,
-    /// (query parameter `range`)
-    pub range: types::Range,
-}
+pub use operations_filters::*;
 
 #[cfg(feature = "filters")]
-response::answers! {
-    /// What `echoFilters` answers: one variant per documented status, and
-    /// [`Unimplemented`](EchoFiltersResponse::Unimplemented) for an implementation without the
-    /// operation.
+mod operations_filters {
+    use super::*;
+
+    /// Parameters of `echoFilters` (`GET /filters`), parsed and checked.
     #[derive(Debug, Clone, PartialEq)]
-    pub enum EchoFiltersResponse {
-        /// 200: The objects as the server read them.
-        #[status(OK, json)]
-        Ok(types::EchoFiltersOkBody),
-        #[unimplemented("echoFilters")]
-        Unimplemented,
+    pub struct EchoFiltersParams {
+        /// (query parameter `q`)
+        pub q: Option<String>,
+        /// (query parameter `metadata`)
+        pub metadata: Option<types::Metadata>,
+        /// (query parameter `page`)
+        pub page: Option<types::Page>,
+        /// (query parameter `point`)
+        pub point: Option<types::Point>,
+        /// (query parameter `range`)
+        pub range: types::Range,
+    }
+
+    response::answers! {
+        /// What `echoFilters` answers: one variant per documented status, and
+        /// [`Unimplemented`](EchoFiltersResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum EchoFiltersResponse {
+            /// 200: The objects as the server read them.
+            Ok(types::EchoFiltersOkBody) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("echoFilters"),
+        }
     }
 }
 
 #[cfg(feature = "choices")]
-params::declare! {
-    /// Parameters of `echoChoices` (`POST /choices`): none yet; one the document adds becomes a
-    /// field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct EchoChoicesParams {}
-}
+pub use operations_choices::*;
 
 #[cfg(feature = "choices")]
-response::answers! {
-    /// What `echoChoices` answers: one variant per documented status, and
-    /// [`Unimplemented`](EchoChoicesResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum EchoChoicesResponse {
-        /// 200: The choices as the server read them.
-        #[status(OK, json)]
-        Ok(types::EchoChoicesOkBody),
-        #[unimplemented("echoChoices")]
-        Unimplemented,
+mod operations_choices {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `echoChoices` (`POST /choices`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct EchoChoicesParams {}
+    }
+
+    response::answers! {
+        /// What `echoChoices` answers: one variant per documented status, and
+        /// [`Unimplemented`](EchoChoicesResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum EchoChoicesResponse {
+            /// 200: The choices as the server read them.
+            Ok(types::EchoChoicesOkBody) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("echoChoices"),
+        }
     }
 }
 
-/// Parameters of `echoLabels` (`GET /labels/{names}`), parsed and checked.
 #[cfg(feature = "labels")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct EchoLabelsParams {
-    /// (path parameter `names`)
-    pub names: Vec<String>,
-    /// (query parameter `csv`)
-    pub csv: Option<Vec<String>>,
-    /// (query parameter `pipes`)
-    pub pipes: Option<Vec<String>>,
-    /// (query parameter `spaced`)
-    pub spaced: Option<Vec<i64>>,
-    /// (cookie parameter `jar`)
-    pub jar: Option<Vec<String>>,
-    /// (cookie parameter `crumbs`)
-    pub crumbs: Option<Vec<String>>,
-}
+pub use operations_labels::*;
 
 #[cfg(feature = "labels")]
-response::answers! {
-    /// What `echoLabels` answers: one variant per documented status, and
-    /// [`Unimplemented`](EchoLabelsResponse::Unimplemented) for an implementation without the
-    /// operation.
+mod operations_labels {
+    use super::*;
+
+    /// Parameters of `echoLabels` (`GET /labels/{names}`), parsed and checked.
     #[derive(Debug, Clone, PartialEq)]
-    pub enum EchoLabelsResponse {
-        /// 200: The arrays as the server read them.
-        #[status(OK, json)]
-        Ok(types::EchoLabelsOkBody),
-        #[unimplemented("echoLabels")]
-        Unimplemented,
+    pub struct EchoLabelsParams {
+        /// (path parameter `names`)
+        pub names: Vec<String>,
+        /// (query parameter `csv`)
+        pub csv: Option<Vec<String>>,
+        /// (query parameter `pipes`)
+        pub pipes: Option<Vec<String>>,
+        /// (query parameter `spaced`)
+        pub spaced: Option<Vec<i64>>,
+        /// (cookie parameter `jar`)
+        pub jar: Option<Vec<String>>,
+        /// (cookie parameter `crumbs`)
+        pub crumbs: Option<Vec<String>>,
+    }
+
+    response::answers! {
+        /// What `echoLabels` answers: one variant per documented status, and
+        /// [`Unimplemented`](EchoLabelsResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum EchoLabelsResponse {
+            /// 200: The arrays as the server read them.
+            Ok(types::EchoLabelsOkBody) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("echoLabels"),
+        }
     }
 }

@@ -254,542 +254,651 @@ const ERRORS: ErrorBodies = ErrorBodies {
     bodies: &[(StatusKey::Class(4), &ERROR_BODY_1), (StatusKey::Default, &ERROR_BODY_2)],
 };
 
-/// `GET /trees/{id}`: see [`ConstructsApi::get_trees_id`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
 #[cfg(feature = "trees")]
-fn handle_get_trees_id<A: ConstructsApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["basic"], &["queryKey", "cookieKey"]],
-            )?;
-            let params = {
-                let mut errors = Violations::new();
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                let id: Option<u32> = raw.required(Location::Path, "id", &mut errors);
-                let depth: i64 = raw
-                    .optional(Location::Query, "depth", &mut errors)
-                    .unwrap_or(3);
-                let x_trace: Option<String> = raw
-                    .required(Location::Header, "X-Trace", &mut errors);
-                let theme: Option<types::GetTreesIdTheme> = raw
-                    .optional(Location::Cookie, "theme", &mut errors);
-                let ids: Option<Vec<i64>> = raw
-                    .array(Location::Query, "ids", false, &mut errors);
-                let out = &mut errors;
-                {
-                    let value = &depth;
-                    let at = "query/depth";
-                    validate::check_minimum(*value, 0, false, at, out);
-                    validate::check_maximum(*value, 10, false, at, out);
-                }
-                let (Some(id), Some(x_trace)) = (id, x_trace) else {
-                    return Err(errors.into_problem());
+use operations_trees::*;
+
+#[cfg(feature = "trees")]
+mod operations_trees {
+    use super::*;
+
+    /// `GET /trees/{id}`: see [`ConstructsApi::get_trees_id`]. Authorizes, reads and checks the
+    /// request, then calls the implementation.
+    pub(super) fn handle_get_trees_id<A: ConstructsApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, mut parts, _body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["basic"], &["queryKey", "cookieKey"]],
+                )?;
+                let params = {
+                    let mut errors = Violations::new();
+                    let path = params::path_params(&mut parts).await?;
+                    let raw = RawParams::from_parts(&parts, path);
+                    let id: Option<u32> = raw
+                        .required(Location::Path, "id", &mut errors);
+                    let depth: i64 = raw
+                        .optional(Location::Query, "depth", &mut errors)
+                        .unwrap_or(3);
+                    let x_trace: Option<String> = raw
+                        .required(Location::Header, "X-Trace", &mut errors);
+                    let theme: Option<types::GetTreesIdTheme> = raw
+                        .optional(Location::Cookie, "theme", &mut errors);
+                    let ids: Option<Vec<i64>> = raw
+                        .array(Location::Query, "ids", false, &mut errors);
+                    let out = &mut errors;
+                    {
+                        let value = &depth;
+                        let at = "query/depth";
+                        validate::check_minimum(*value, 0, false, at, out);
+                        validate::check_maximum(*value, 10, false, at, out);
+                    }
+                    let (Some(id), Some(x_trace)) = (id, x_trace) else {
+                        return Err(errors.into_problem());
+                    };
+                    errors.check()?;
+                    GetTreesIdParams {
+                        id,
+                        depth,
+                        x_trace,
+                        theme,
+                        ids,
+                    }
                 };
-                errors.check()?;
-                GetTreesIdParams {
-                    id,
-                    depth,
-                    x_trace,
-                    theme,
-                    ids,
-                }
-            };
-            let ctx = RequestContext::new("get_trees_id", scheme, parts);
-            let outcome = A::get_trees_id(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-/// `POST /forms`: see [`ConstructsApi::post_forms`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
-#[cfg(feature = "forms")]
-fn handle_post_forms<A: ConstructsApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["oauth"]])?;
-            let params = PostFormsParams {};
-            let body = {
-                let media = body::media_type(&parts).unwrap_or_default();
-                if body::media_type_matches(&media, &["multipart/form-data"]) {
-                    body::read_multipart_as::<
-                        types::FormEntry,
-                    >(&parts, body, body_limit, false)
-                        .await?
-                        .map(|(_form, raw)| body::OrMultipart::Multipart(raw))
-                } else {
-                    let body = if body::media_type_matches(
-                        &media,
-                        &["application/x-www-form-urlencoded"],
-                    ) {
-                        body::read_form::<
-                            types::FormEntry,
-                        >(&parts, body, body_limit, false)
-                            .await?
-                    } else {
-                        body::read_json::<
-                            types::FormEntry,
-                        >(&parts, body, body_limit, false)
-                            .await?
-                    };
-                    body.map(body::OrMultipart::Typed)
-                }
-            };
-            let ctx = RequestContext::new("post_forms", scheme, parts);
-            let outcome = A::post_forms(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-/// `POST /dishes`: see [`ConstructsApi::add_dish`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
-#[cfg(feature = "dishes")]
-fn handle_add_dish<A: ConstructsApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = AddDishParams {};
-            let body = {
-                let media = body::media_type(&parts).unwrap_or_default();
-                if body::media_type_matches(&media, &["multipart/form-data"]) {
-                    match body::read_multipart_as::<
-                        types::Dish,
-                    >(&parts, body, body_limit, true)
-                        .await?
-                    {
-                        Some((form, raw)) => {
-                            let mut errors = Violations::new();
-                            static SCHEMA: Held = Held::new(
-                                &crate::document::DOCUMENT,
-                                "/paths/~1dishes/post/requestBody/content/multipart~1form-data/schema",
-                                false,
-                            );
-                            SCHEMA.check_form(&form, "", &mut errors, true);
-                            errors.check()?;
-                            let mut errors = Violations::new();
-                            form.validate("", &mut errors);
-                            errors.check()?;
-                            Some(body::OrMultipart::Multipart(raw))
-                        }
-                        None => None,
-                    }
-                } else {
-                    let body = {
-                        static SCHEMA: Held = Held::new(
-                            &crate::document::DOCUMENT,
-                            "/paths/~1dishes/post/requestBody/content/application~1x-www-form-urlencoded/schema",
-                            false,
-                        );
-                        body::read_form_held::<
-                            types::Dish,
-                        >(&parts, body, body_limit, true, &SCHEMA)
-                            .await?
-                    };
-                    let mut errors = Violations::new();
-                    body.validate("", &mut errors);
-                    errors.check()?;
-                    body.map(body::OrMultipart::Typed)
-                }
-            };
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let ctx = RequestContext::new("addDish", scheme, parts);
-            let outcome = A::add_dish(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-/// `PUT /raw-notes`: see [`ConstructsApi::put_raw_note`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
-#[cfg(feature = "raw-notes")]
-fn handle_put_raw_note<A: ConstructsApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = PutRawNoteParams {};
-            let body = body::read_text_of(&parts, body, body_limit, true, "*/*").await?;
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let ctx = RequestContext::new("putRawNote", scheme, parts);
-            let outcome = A::put_raw_note(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-/// `POST /videos`: see [`ConstructsApi::create_video`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
-#[cfg(feature = "videos")]
-fn handle_create_video<A: ConstructsApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = CreateVideoParams {};
-            let body = {
-                let media = body::media_type(&parts).unwrap_or_default();
-                if body::media_type_matches(&media, &["multipart/form-data"]) {
-                    match body::read_multipart_as::<
-                        types::CreateVideoMultipart,
-                    >(&parts, body, body_limit, true)
-                        .await?
-                    {
-                        Some((form, raw)) => {
-                            let mut errors = Violations::new();
-                            form.validate("", &mut errors);
-                            errors.check()?;
-                            Some(body::OrMultipart::Multipart(raw))
-                        }
-                        None => None,
-                    }
-                } else {
-                    let body = body::read_json::<
-                        types::CreateVideoBody,
-                    >(&parts, body, body_limit, true)
-                        .await?;
-                    let mut errors = Violations::new();
-                    body.validate("", &mut errors);
-                    errors.check()?;
-                    body.map(body::OrMultipart::Typed)
-                }
-            };
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let ctx = RequestContext::new("createVideo", scheme, parts);
-            let outcome = A::create_video(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-/// `POST /uploads`: see [`ConstructsApi::upload`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
-#[cfg(feature = "uploads")]
-fn handle_upload<A: ConstructsApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = UploadParams {};
-            let body = match body::read_multipart_as::<
-                types::UploadBody,
-            >(&parts, body, body_limit, true)
-                .await?
-            {
-                Some((form, raw)) => {
-                    let mut errors = Violations::new();
-                    form.validate("", &mut errors);
-                    errors.check()?;
-                    Some(raw)
-                }
-                None => None,
-            };
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let ctx = RequestContext::new("upload", scheme, parts);
-            let outcome = A::upload(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-/// `PUT /blobs`: see [`ConstructsApi::put_blobs`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
-#[cfg(feature = "blobs")]
-fn handle_put_blobs<A: ConstructsApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = PutBlobsParams {};
-            let body = body::read_bytes(
-                    &parts,
-                    body,
-                    body_limit,
-                    true,
-                    "application/octet-stream",
-                )
-                .await?
-                .map(|b| b.to_vec());
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let ctx = RequestContext::new("put_blobs", scheme, parts);
-            let outcome = A::put_blobs(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-/// `POST /notes`: see [`ConstructsApi::post_notes`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
-#[cfg(feature = "notes")]
-fn handle_post_notes<A: ConstructsApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = PostNotesParams {};
-            let body = body::read_text(&parts, body, body_limit, true).await?;
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let ctx = RequestContext::new("post_notes", scheme, parts);
-            let outcome = A::post_notes(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-/// `GET /tagged`: see [`ConstructsApi::list_tagged`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
-#[cfg(feature = "tagged")]
-fn handle_list_tagged<A: ConstructsApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let tag: Option<Vec<String>> = raw
-                    .array(Location::Query, "tag", true, &mut errors);
-                let out = &mut errors;
-                if let Some(value) = &tag {
-                    let at = "query/tag";
-                    validate::check_max_items(value, 3, at, out);
-                    validate::check_unique_items(value, at, out);
-                    if value.len() > 1 {
-                        for (i, item) in value.iter().enumerate() {
-                            let at = validate::join_index(at, i);
-                            validate::check_pattern(item, "^[0-9]+$", &at, out);
-                        }
-                    }
-                }
-                errors.check()?;
-                ListTaggedParams { tag }
-            };
-            let ctx = RequestContext::new("listTagged", scheme, parts);
-            let outcome = A::list_tagged(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-#[cfg(feature = "things")]
-layer::handler! {
-    /// `GET /things`: see [`ConstructsApi::get_things`]. Authorizes and reads the request, then
-    /// calls the implementation.
-    fn handle_get_things<A: ConstructsApi>() {
-        call(A::get_things, "get_things", &[])
+                let ctx = RequestContext::new("get_trees_id", scheme, parts);
+                let outcome = A::get_trees_id(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
     }
 }
 
-/// `GET /filters`: see [`ConstructsApi::echo_filters`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
-#[cfg(feature = "filters")]
-fn handle_echo_filters<A: ConstructsApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let q: Option<String> = raw.optional(Location::Query, "q", &mut errors);
-                let metadata: Option<types::Metadata> = raw
-                    .object(
-                        "metadata",
-                        ObjectQuery::Rest(
-                            &["q", "page", "point", "range", "size", "cursor"],
-                        ),
-                        false,
-                        &mut errors,
-                    );
-                let page: Option<types::Page> = raw
-                    .object(
-                        "page",
-                        ObjectQuery::Members(&["size", "cursor"]),
-                        false,
-                        &mut errors,
-                    );
-                let point: Option<types::Point> = raw
-                    .object("point", ObjectQuery::Joined, false, &mut errors);
-                let range: Option<types::Range> = raw
-                    .object("range", ObjectQuery::Deep, true, &mut errors);
-                let out = &mut errors;
-                if let Some(value) = &metadata {
-                    let at = "query/metadata";
-                    for (key, item) in value.iter() {
-                        let at = validate::join(at, key);
-                        validate::check_max_length(item, 64, &at, out);
+#[cfg(feature = "forms")]
+use operations_forms::*;
+
+#[cfg(feature = "forms")]
+mod operations_forms {
+    use super::*;
+
+    /// `POST /forms`: see [`ConstructsApi::post_forms`]. Authorizes, reads and checks the request,
+    /// then calls the implementation.
+    pub(super) fn handle_post_forms<A: ConstructsApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["oauth"]],
+                )?;
+                let params = PostFormsParams {};
+                let body = {
+                    let media = body::media_type(&parts).unwrap_or_default();
+                    if body::media_type_matches(&media, &["multipart/form-data"]) {
+                        body::read_multipart_as::<
+                            types::FormEntry,
+                        >(&parts, body, body_limit, false)
+                            .await?
+                            .map(|(_form, raw)| body::OrMultipart::Multipart(raw))
+                    } else {
+                        let body = if body::media_type_matches(
+                            &media,
+                            &["application/x-www-form-urlencoded"],
+                        ) {
+                            body::read_form::<
+                                types::FormEntry,
+                            >(&parts, body, body_limit, false)
+                                .await?
+                        } else {
+                            body::read_json::<
+                                types::FormEntry,
+                            >(&parts, body, body_limit, false)
+                                .await?
+                        };
+                        body.map(body::OrMultipart::Typed)
                     }
-                }
-                if let Some(value) = &page {
-                    let at = "query/page";
-                    value.validate(at, out);
-                }
-                let Some(range) = range else {
-                    return Err(errors.into_problem());
                 };
-                errors.check()?;
-                EchoFiltersParams {
-                    q,
-                    metadata,
-                    page,
-                    point,
-                    range,
-                }
-            };
-            let ctx = RequestContext::new("echoFilters", scheme, parts);
-            let outcome = A::echo_filters(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+                let ctx = RequestContext::new("post_forms", scheme, parts);
+                let outcome = A::post_forms(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
 }
 
-/// `POST /choices`: see [`ConstructsApi::echo_choices`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
-#[cfg(feature = "choices")]
-fn handle_echo_choices<A: ConstructsApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = EchoChoicesParams {};
-            let body = {
-                static SCHEMA: Held = Held::new(
-                    &crate::document::DOCUMENT,
-                    "/paths/~1choices/post/requestBody/content/application~1json/schema",
-                    false,
-                );
-                body::read_json_held::<
-                    types::EchoChoicesBody,
-                >(&parts, body, body_limit, true, &SCHEMA)
+#[cfg(feature = "dishes")]
+use operations_dishes::*;
+
+#[cfg(feature = "dishes")]
+mod operations_dishes {
+    use super::*;
+
+    /// `POST /dishes`: see [`ConstructsApi::add_dish`]. Authorizes, reads and checks the request,
+    /// then calls the implementation.
+    pub(super) fn handle_add_dish<A: ConstructsApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = AddDishParams {};
+                let body = {
+                    let media = body::media_type(&parts).unwrap_or_default();
+                    if body::media_type_matches(&media, &["multipart/form-data"]) {
+                        match body::read_multipart_as::<
+                            types::Dish,
+                        >(&parts, body, body_limit, true)
+                            .await?
+                        {
+                            Some((form, raw)) => {
+                                let mut errors = Violations::new();
+                                static SCHEMA: Held = Held::new(
+                                    &crate::document::DOCUMENT,
+                                    "/paths/~1dishes/post/requestBody/content/multipart~1form-data/schema",
+                                    false,
+                                );
+                                SCHEMA.check_form(&form, "", &mut errors, true);
+                                errors.check()?;
+                                let mut errors = Violations::new();
+                                form.validate("", &mut errors);
+                                errors.check()?;
+                                Some(body::OrMultipart::Multipart(raw))
+                            }
+                            None => None,
+                        }
+                    } else {
+                        let body = {
+                            static SCHEMA: Held = Held::new(
+                                &crate::document::DOCUMENT,
+                                "/paths/~1dishes/post/requestBody/content/application~1x-www-form-urlencoded/schema",
+                                false,
+                            );
+                            body::read_form_held::<
+                                types::Dish,
+                            >(&parts, body, body_limit, true, &SCHEMA)
+                                .await?
+                        };
+                        let mut errors = Violations::new();
+                        body.validate("", &mut errors);
+                        errors.check()?;
+                        body.map(body::OrMultipart::Typed)
+                    }
+                };
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let ctx = RequestContext::new("addDish", scheme, parts);
+                let outcome = A::add_dish(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+}
+
+#[cfg(feature = "raw-notes")]
+use operations_raw_notes::*;
+
+#[cfg(feature = "raw-notes")]
+mod operations_raw_notes {
+    use super::*;
+
+    /// `PUT /raw-notes`: see [`ConstructsApi::put_raw_note`]. Authorizes, reads and checks the
+    /// request, then calls the implementation.
+    pub(super) fn handle_put_raw_note<A: ConstructsApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = PutRawNoteParams {};
+                let body = body::read_text_of(&parts, body, body_limit, true, "*/*")
+                    .await?;
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let ctx = RequestContext::new("putRawNote", scheme, parts);
+                let outcome = A::put_raw_note(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+}
+
+#[cfg(feature = "videos")]
+use operations_videos::*;
+
+#[cfg(feature = "videos")]
+mod operations_videos {
+    use super::*;
+
+    /// `POST /videos`: see [`ConstructsApi::create_video`]. Authorizes, reads and checks the
+    /// request, then calls the implementation.
+    pub(super) fn handle_create_video<A: ConstructsApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = CreateVideoParams {};
+                let body = {
+                    let media = body::media_type(&parts).unwrap_or_default();
+                    if body::media_type_matches(&media, &["multipart/form-data"]) {
+                        match body::read_multipart_as::<
+                            types::CreateVideoMultipart,
+                        >(&parts, body, body_limit, true)
+                            .await?
+                        {
+                            Some((form, raw)) => {
+                                let mut errors = Violations::new();
+                                form.validate("", &mut errors);
+                                errors.check()?;
+                                Some(body::OrMultipart::Multipart(raw))
+                            }
+                            None => None,
+                        }
+                    } else {
+                        let body = body::read_json::<
+                            types::CreateVideoBody,
+                        >(&parts, body, body_limit, true)
+                            .await?;
+                        let mut errors = Violations::new();
+                        body.validate("", &mut errors);
+                        errors.check()?;
+                        body.map(body::OrMultipart::Typed)
+                    }
+                };
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let ctx = RequestContext::new("createVideo", scheme, parts);
+                let outcome = A::create_video(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+}
+
+#[cfg(feature = "uploads")]
+use operations_uploads::*;
+
+#[cfg(feature = "uploads")]
+mod operations_uploads {
+    use super::*;
+
+    /// `POST /uploads`: see [`ConstructsApi::upload`]. Authorizes, reads and checks the request,
+    /// then calls the implementation.
+    pub(super) fn handle_upload<A: ConstructsApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = UploadParams {};
+                let body = match body::read_multipart_as::<
+                    types::UploadBody,
+                >(&parts, body, body_limit, true)
                     .await?
-            };
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let mut errors = Violations::new();
-            body.validate("", &mut errors);
-            errors.check()?;
-            let ctx = RequestContext::new("echoChoices", scheme, parts);
-            let outcome = A::echo_choices(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+                {
+                    Some((form, raw)) => {
+                        let mut errors = Violations::new();
+                        form.validate("", &mut errors);
+                        errors.check()?;
+                        Some(raw)
+                    }
+                    None => None,
+                };
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let ctx = RequestContext::new("upload", scheme, parts);
+                let outcome = A::upload(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
 }
 
-/// `GET /labels/{names}`: see [`ConstructsApi::echo_labels`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
-#[cfg(feature = "labels")]
-fn handle_echo_labels<A: ConstructsApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let mut errors = Violations::new();
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                let names: Option<Vec<String>> = raw
-                    .required_array(Location::Path, "names", false, &mut errors);
-                let csv: Option<Vec<String>> = raw
-                    .array(Location::Query, "csv", false, &mut errors);
-                let pipes: Option<Vec<String>> = raw
-                    .delimited_array(Location::Query, "pipes", false, '|', &mut errors);
-                let spaced: Option<Vec<i64>> = raw
-                    .delimited_array(Location::Query, "spaced", false, ' ', &mut errors);
-                let jar: Option<Vec<String>> = raw
-                    .array(Location::Cookie, "jar", false, &mut errors);
-                let crumbs: Option<Vec<String>> = raw
-                    .array(Location::Cookie, "crumbs", true, &mut errors);
-                let out = &mut errors;
-                if let Some(value) = &spaced {
-                    let at = "query/spaced";
-                    for (i, item) in value.iter().enumerate() {
-                        let at = validate::join_index(at, i);
-                        validate::check_minimum(*item, 0, false, &at, out);
-                    }
-                }
-                let Some(names) = names else {
-                    return Err(errors.into_problem());
+#[cfg(feature = "blobs")]
+use operations_blobs::*;
+
+#[cfg(feature = "blobs")]
+mod operations_blobs {
+    use super::*;
+
+    /// `PUT /blobs`: see [`ConstructsApi::put_blobs`]. Authorizes, reads and checks the request,
+    /// then calls the implementation.
+    pub(super) fn handle_put_blobs<A: ConstructsApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = PutBlobsParams {};
+                let body = body::read_bytes(
+                        &parts,
+                        body,
+                        body_limit,
+                        true,
+                        "application/octet-stream",
+                    )
+                    .await?
+                    .map(|b| b.to_vec());
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
                 };
+                let ctx = RequestContext::new("put_blobs", scheme, parts);
+                let outcome = A::put_blobs(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+}
+
+#[cfg(feature = "notes")]
+use operations_notes::*;
+
+#[cfg(feature = "notes")]
+mod operations_notes {
+    use super::*;
+
+    /// `POST /notes`: see [`ConstructsApi::post_notes`]. Authorizes, reads and checks the request,
+    /// then calls the implementation.
+    pub(super) fn handle_post_notes<A: ConstructsApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = PostNotesParams {};
+                let body = body::read_text(&parts, body, body_limit, true).await?;
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let ctx = RequestContext::new("post_notes", scheme, parts);
+                let outcome = A::post_notes(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+}
+
+#[cfg(feature = "tagged")]
+use operations_tagged::*;
+
+#[cfg(feature = "tagged")]
+mod operations_tagged {
+    use super::*;
+
+    /// `GET /tagged`: see [`ConstructsApi::list_tagged`]. Authorizes, reads and checks the request,
+    /// then calls the implementation.
+    pub(super) fn handle_list_tagged<A: ConstructsApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, parts, _body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = {
+                    let mut errors = Violations::new();
+                    let raw = RawParams::from_parts(&parts, PathParams::none());
+                    let tag: Option<Vec<String>> = raw
+                        .array(Location::Query, "tag", true, &mut errors);
+                    let out = &mut errors;
+                    if let Some(value) = &tag {
+                        let at = "query/tag";
+                        validate::check_max_items(value, 3, at, out);
+                        validate::check_unique_items(value, at, out);
+                        if value.len() > 1 {
+                            for (i, item) in value.iter().enumerate() {
+                                let at = validate::join_index(at, i);
+                                validate::check_pattern(item, "^[0-9]+$", &at, out);
+                            }
+                        }
+                    }
+                    errors.check()?;
+                    ListTaggedParams { tag }
+                };
+                let ctx = RequestContext::new("listTagged", scheme, parts);
+                let outcome = A::list_tagged(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+}
+
+#[cfg(feature = "things")]
+use operations_things::*;
+
+#[cfg(feature = "things")]
+mod operations_things {
+    use super::*;
+
+    layer::handler! {
+        /// `GET /things`: see [`ConstructsApi::get_things`]. Authorizes and reads the request, then
+        /// calls the implementation.
+        pub(super) fn handle_get_things<A: ConstructsApi>() {
+            call(A::get_things, "get_things", &[])
+        }
+    }
+}
+
+#[cfg(feature = "filters")]
+use operations_filters::*;
+
+#[cfg(feature = "filters")]
+mod operations_filters {
+    use super::*;
+
+    /// `GET /filters`: see [`ConstructsApi::echo_filters`]. Authorizes, reads and checks the
+    /// request, then calls the implementation.
+    pub(super) fn handle_echo_filters<A: ConstructsApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, parts, _body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = {
+                    let mut errors = Violations::new();
+                    let raw = RawParams::from_parts(&parts, PathParams::none());
+                    let q: Option<String> = raw
+                        .optional(Location::Query, "q", &mut errors);
+                    let metadata: Option<types::Metadata> = raw
+                        .object(
+                            "metadata",
+                            ObjectQuery::Rest(
+                                &["q", "page", "point", "range", "size", "cursor"],
+                            ),
+                            false,
+                            &mut errors,
+                        );
+                    let page: Option<types::Page> = raw
+                        .object(
+                            "page",
+                            ObjectQuery::Members(&["size", "cursor"]),
+                            false,
+                            &mut errors,
+                        );
+                    let point: Option<types::Point> = raw
+                        .object("point", ObjectQuery::Joined, false, &mut errors);
+                    let range: Option<types::Range> = raw
+                        .object("range", ObjectQuery::Deep, true, &mut errors);
+                    let out = &mut errors;
+                    if let Some(value) = &metadata {
+                        let at = "query/metadata";
+                        for (key, item) in value.iter() {
+                            let at = validate::join(at, key);
+                            validate::check_max_length(item, 64, &at, out);
+                        }
+                    }
+                    if let Some(value) = &page {
+                        let at = "query/page";
+                        value.validate(at, out);
+                    }
+                    let Some(range) = range else {
+                        return Err(errors.into_problem());
+                    };
+                    errors.check()?;
+                    EchoFiltersParams {
+                        q,
+                        metadata,
+                        page,
+                        point,
+                        range,
+                    }
+                };
+                let ctx = RequestContext::new("echoFilters", scheme, parts);
+                let outcome = A::echo_filters(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+}
+
+#[cfg(feature = "choices")]
+use operations_choices::*;
+
+#[cfg(feature = "choices")]
+mod operations_choices {
+    use super::*;
+
+    /// `POST /choices`: see [`ConstructsApi::echo_choices`]. Authorizes, reads and checks the
+    /// request, then calls the implementation.
+    pub(super) fn handle_echo_choices<A: ConstructsApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = EchoChoicesParams {};
+                let body = {
+                    static SCHEMA: Held = Held::new(
+                        &crate::document::DOCUMENT,
+                        "/paths/~1choices/post/requestBody/content/application~1json/schema",
+                        false,
+                    );
+                    body::read_json_held::<
+                        types::EchoChoicesBody,
+                    >(&parts, body, body_limit, true, &SCHEMA)
+                        .await?
+                };
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let mut errors = Violations::new();
+                body.validate("", &mut errors);
                 errors.check()?;
-                EchoLabelsParams {
-                    names,
-                    csv,
-                    pipes,
-                    spaced,
-                    jar,
-                    crumbs,
-                }
-            };
-            let ctx = RequestContext::new("echoLabels", scheme, parts);
-            let outcome = A::echo_labels(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+                let ctx = RequestContext::new("echoChoices", scheme, parts);
+                let outcome = A::echo_choices(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+}
+
+#[cfg(feature = "labels")]
+use operations_labels::*;
+
+#[cfg(feature = "labels")]
+mod operations_labels {
+    use super::*;
+
+    /// `GET /labels/{names}`: see [`ConstructsApi::echo_labels`]. Authorizes, reads and checks the
+    /// request, then calls the implementation.
+    pub(super) fn handle_echo_labels<A: ConstructsApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, mut parts, _body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = {
+                    let mut errors = Violations::new();
+                    let path = params::path_params(&mut parts).await?;
+                    let raw = RawParams::from_parts(&parts, path);
+                    let names: Option<Vec<String>> = raw
+                        .required_array(Location::Path, "names", false, &mut errors);
+                    let csv: Option<Vec<String>> = raw
+                        .array(Location::Query, "csv", false, &mut errors);
+                    let pipes: Option<Vec<String>> = raw
+                        .delimited_array(
+                            Location::Query,
+                            "pipes",
+                            false,
+                            '|',
+                            &mut errors,
+                        );
+                    let spaced: Option<Vec<i64>> = raw
+                        .delimited_array(
+                            Location::Query,
+                            "spaced",
+                            false,
+                            ' ',
+                            &mut errors,
+                        );
+                    let jar: Option<Vec<String>> = raw
+                        .array(Location::Cookie, "jar", false, &mut errors);
+                    let crumbs: Option<Vec<String>> = raw
+                        .array(Location::Cookie, "crumbs", true, &mut errors);
+                    let out = &mut errors;
+                    if let Some(value) = &spaced {
+                        let at = "query/spaced";
+                        for (i, item) in value.iter().enumerate() {
+                            let at = validate::join_index(at, i);
+                            validate::check_minimum(*item, 0, false, &at, out);
+                        }
+                    }
+                    let Some(names) = names else {
+                        return Err(errors.into_problem());
+                    };
+                    errors.check()?;
+                    EchoLabelsParams {
+                        names,
+                        csv,
+                        pipes,
+                        spaced,
+                        jar,
+                        crumbs,
+                    }
+                };
+                let ctx = RequestContext::new("echoLabels", scheme, parts);
+                let outcome = A::echo_labels(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
 }

@@ -174,7 +174,11 @@ impl Client {
             transport: Arc::new(self.transport.with_options(options)),
         }
     }
+}
 
+/// The operations of the `amounts` feature.
+#[cfg(feature = "amounts")]
+impl Client {
     /// Echoes a body the server holds to its schema as written (its `not`), where the decimal is
     /// still read from the bytes.
     ///
@@ -184,7 +188,6 @@ impl Client {
     /// let body = serde_json::from_value(serde_json::json!({"price": 1.5}))?;
     /// let response = client.put_held_amount(&body).await?;
     /// ```
-    #[cfg(feature = "amounts")]
     pub async fn put_held_amount(
         &self,
         body: &types::HeldAmount,
@@ -217,19 +220,17 @@ impl Client {
     ///
     /// Sends none of the optional parameters; [`post_amounts_with`](Self::post_amounts_with) takes
     /// them.
-    #[cfg(feature = "amounts")]
     pub async fn post_amounts(
         &self,
         total: crate::runtime::decimal::Decimal,
         body: &types::Amounts,
     ) -> Result<ResponseValue<types::Amounts>, Error<PostAmountsError>> {
-        self.post_amounts_with(total, body, PostAmountsOptions::default()).await
+        self.post_amounts_with(total, body, Default::default()).await
     }
 
     /// [`post_amounts`](Self::post_amounts) with the optional parameters in `options`.
     ///
     /// `POST /amounts/{total}` (operation `postAmounts`).
-    #[cfg(feature = "amounts")]
     pub async fn post_amounts_with(
         &self,
         total: crate::runtime::decimal::Decimal,
@@ -270,7 +271,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `events` feature.
+#[cfg(feature = "events")]
+impl Client {
     /// `GET /events/{id}` (operation `getEvent`).
     ///
     /// ```ignore
@@ -279,18 +284,16 @@ impl Client {
     /// ```
     ///
     /// Sends none of the optional parameters; [`get_event_with`](Self::get_event_with) takes them.
-    #[cfg(feature = "events")]
     pub async fn get_event(
         &self,
         id: uuid::Uuid,
     ) -> Result<ResponseValue<types::Event>, Error<GetEventError>> {
-        self.get_event_with(id, GetEventOptions::default()).await
+        self.get_event_with(id, Default::default()).await
     }
 
     /// [`get_event`](Self::get_event) with the optional parameters in `options`.
     ///
     /// `GET /events/{id}` (operation `getEvent`).
-    #[cfg(feature = "events")]
     pub async fn get_event_with(
         &self,
         id: uuid::Uuid,
@@ -336,7 +339,6 @@ impl Client {
     /// }))?;
     /// let response = client.put_event(id, &body).await?;
     /// ```
-    #[cfg(feature = "events")]
     pub async fn put_event(
         &self,
         id: uuid::Uuid,
@@ -354,116 +356,120 @@ impl Client {
 }
 
 #[cfg(feature = "amounts")]
-response::errors! {
-    /// The documented error answers of `putHeldAmount`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum PutHeldAmountError {
-        /// 400: A malformed value.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
-    }
-}
+pub use operations_amounts::*;
 
 #[cfg(feature = "amounts")]
-request::parameters! {
-    /// Optional parameters of `postAmounts`; `Default::default()` sets none, the `with_…` methods
-    /// set one each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct PostAmountsOptions {
-        /// (query parameter `least`; the server uses `0.5` when unset)
-        #[param("least", with_least, query)]
-        pub least: Option<crate::runtime::decimal::Decimal>,
-        /// (header parameter `X-Big`)
-        #[param("X-Big", with_x_big)]
-        pub x_big: Option<crate::runtime::decimal::Decimal>,
-    }
-}
+mod operations_amounts {
+    use super::*;
 
-#[cfg(feature = "amounts")]
-response::errors! {
-    /// The documented error answers of `postAmounts`; the status and headers are on [`Error::Api`].
-    pub enum PostAmountsError {
-        /// 400: A malformed value.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `putHeldAmount`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum PutHeldAmountError {
+            /// 400: A malformed value.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "events")]
-request::parameters! {
-    /// Optional parameters of `getEvent`; `Default::default()` sets none, the `with_…` methods set
-    /// one each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct GetEventOptions {
-        /// (query parameter `since`)
-        #[param("since", with_since, query)]
-        pub since: Option<jiff::Timestamp>,
-        /// A default of a typed format is documented, not applied (an `Option`).
-        /// (query parameter `day`; the server uses `"2000-01-01"` when unset)
-        #[param("day", with_day, query)]
-        pub day: Option<jiff::civil::Date>,
-        /// (query parameter `related`)
-        #[param("related", with_related, query(array, false, ','))]
-        pub related: Option<Vec<uuid::Uuid>>,
-        /// (header parameter `X-Client-Ip`)
-        #[param("X-Client-Ip", with_x_client_ip)]
-        pub x_client_ip: Option<std::net::Ipv4Addr>,
-        /// (header parameter `X-Peer`)
-        #[param("X-Peer", with_x_peer)]
-        pub x_peer: Option<std::net::Ipv6Addr>,
-        /// (query parameter `owner`)
-        #[param("owner", with_owner, query)]
-        pub owner: Option<String>,
+    request::parameters! {
+        /// Optional parameters of `postAmounts`; `Default::default()` sets none, the `with_…`
+        /// methods set one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct PostAmountsOptions {
+            /// (query parameter `least`; the server uses `0.5` when unset)
+            #[param("least", with_least, query)]
+            pub least: Option<crate::runtime::decimal::Decimal>,
+            /// (header parameter `X-Big`)
+            #[param("X-Big", with_x_big)]
+            pub x_big: Option<crate::runtime::decimal::Decimal>,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `postAmounts`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum PostAmountsError {
+            /// 400: A malformed value.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "events")]
-response::errors! {
-    /// The documented error answers of `getEvent`; the status and headers are on [`Error::Api`].
-    pub enum GetEventError {
-        /// 400: A malformed value.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
-    }
-}
+pub use operations_events::*;
 
 #[cfg(feature = "events")]
-response::headers! {
-    /// Headers of the `200` answer of `getEvent`.
-    /// Read them with `from_headers(response.headers())`.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct GetEventOkHeaders {
-        /// (header `x-request-id`; `None` when absent or unreadable)
-        #[header("x-request-id")]
-        pub x_request_id: Option<uuid::Uuid>,
-        /// (header `last-seen`; `None` when absent or unreadable)
-        #[header("last-seen")]
-        pub last_seen: Option<jiff::Timestamp>,
-    }
-}
+mod operations_events {
+    use super::*;
 
-#[cfg(feature = "events")]
-response::errors! {
-    /// The documented error answers of `putEvent`; the status and headers are on [`Error::Api`].
-    pub enum PutEventError {
-        /// 400: A malformed value.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    request::parameters! {
+        /// Optional parameters of `getEvent`; `Default::default()` sets none, the `with_…` methods
+        /// set one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct GetEventOptions {
+            /// (query parameter `since`)
+            #[param("since", with_since, query)]
+            pub since: Option<jiff::Timestamp>,
+            /// A default of a typed format is documented, not applied (an `Option`).
+            /// (query parameter `day`; the server uses `"2000-01-01"` when unset)
+            #[param("day", with_day, query)]
+            pub day: Option<jiff::civil::Date>,
+            /// (query parameter `related`)
+            #[param("related", with_related, query(array, false, ','))]
+            pub related: Option<Vec<uuid::Uuid>>,
+            /// (header parameter `X-Client-Ip`)
+            #[param("X-Client-Ip", with_x_client_ip)]
+            pub x_client_ip: Option<std::net::Ipv4Addr>,
+            /// (header parameter `X-Peer`)
+            #[param("X-Peer", with_x_peer)]
+            pub x_peer: Option<std::net::Ipv6Addr>,
+            /// (query parameter `owner`)
+            #[param("owner", with_owner, query)]
+            pub owner: Option<String>,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `getEvent`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum GetEventError {
+            /// 400: A malformed value.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
+    }
+
+    response::headers! {
+        /// Headers of the `200` answer of `getEvent`.
+        /// Read them with `from_headers(response.headers())`.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct GetEventOkHeaders {
+            /// (header `x-request-id`; `None` when absent or unreadable)
+            #[header("x-request-id")]
+            pub x_request_id: Option<uuid::Uuid>,
+            /// (header `last-seen`; `None` when absent or unreadable)
+            #[header("last-seen")]
+            pub last_seen: Option<jiff::Timestamp>,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `putEvent`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum PutEventError {
+            /// 400: A malformed value.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }

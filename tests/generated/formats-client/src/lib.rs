@@ -33,6 +33,7 @@ pub mod operations {
     /// - [`post_amounts`](crate::Client::post_amounts) (`POST /amounts/{total}`)
     #[cfg(feature = "amounts")]
     pub mod amounts {}
+
     /// The operations of `events`.
     ///
     /// - [`get_event`](crate::Client::get_event) (`GET /events/{id}`)

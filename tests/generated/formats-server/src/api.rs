@@ -22,6 +22,7 @@ use crate::runtime::problem::Problem;
 /// Every method has a default answering `501 Not Implemented` with the `Error` body, so an
 /// operation the document adds later does not break an implementation written before it
 /// (the price: the compiler does not point at an operation you forgot).
+#[allow(unused_variables)]
 pub trait FormatsApi: Send + Sync + 'static {
     /// Your error type; anything `Display` (e.g. `anyhow::Error`).
     type Error: std::fmt::Display + Send + 'static;
@@ -37,7 +38,6 @@ pub trait FormatsApi: Send + Sync + 'static {
         params: PutHeldAmountParams,
         body: types::HeldAmount,
     ) -> impl Future<Output = Result<PutHeldAmountResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(PutHeldAmountResponse::Unimplemented) }
     }
 
@@ -51,7 +51,6 @@ pub trait FormatsApi: Send + Sync + 'static {
         params: PostAmountsParams,
         body: types::Amounts,
     ) -> impl Future<Output = Result<PostAmountsResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(PostAmountsResponse::Unimplemented) }
     }
 
@@ -62,7 +61,6 @@ pub trait FormatsApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: GetEventParams,
     ) -> impl Future<Output = Result<GetEventResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(GetEventResponse::Unimplemented) }
     }
 
@@ -74,7 +72,6 @@ pub trait FormatsApi: Send + Sync + 'static {
         params: PutEventParams,
         body: types::Event,
     ) -> impl Future<Output = Result<PutEventResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(PutEventResponse::Unimplemented) }
     }
 
@@ -87,135 +84,138 @@ pub trait FormatsApi: Send + Sync + 'static {
 }
 
 #[cfg(feature = "amounts")]
-params::declare! {
-    /// Parameters of `putHeldAmount` (`PUT /amounts`): none yet; one the document adds becomes a
-    /// field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct PutHeldAmountParams {}
-}
+pub use operations_amounts::*;
 
 #[cfg(feature = "amounts")]
-response::answers! {
-    /// What `putHeldAmount` answers: one variant per documented status, and
-    /// [`Unimplemented`](PutHeldAmountResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum PutHeldAmountResponse {
-        /// 200: The body as read.
-        #[status(OK, json)]
-        Ok(types::HeldAmount),
-        /// 400: A malformed value.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("putHeldAmount")]
-        Unimplemented,
+mod operations_amounts {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `putHeldAmount` (`PUT /amounts`): none yet; one the document adds becomes
+        /// a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct PutHeldAmountParams {}
     }
-}
 
-/// Parameters of `postAmounts` (`POST /amounts/{total}`), parsed and checked.
-#[cfg(feature = "amounts")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct PostAmountsParams {
-    /// (path parameter `total`)
-    pub total: crate::runtime::decimal::Decimal,
-    /// (query parameter `least`, default `0.5`)
-    pub least: crate::runtime::decimal::Decimal,
-    /// (header parameter `X-Big`)
-    pub x_big: Option<crate::runtime::decimal::Decimal>,
-}
-
-#[cfg(feature = "amounts")]
-response::answers! {
-    /// What `postAmounts` answers: one variant per documented status, and
-    /// [`Unimplemented`](PostAmountsResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum PostAmountsResponse {
-        /// 200: The body as read.
-        #[status(OK, json)]
-        Ok(types::Amounts),
-        /// 400: A malformed value.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("postAmounts")]
-        Unimplemented,
+    response::answers! {
+        /// What `putHeldAmount` answers: one variant per documented status, and
+        /// [`Unimplemented`](PutHeldAmountResponse::Unimplemented) for an implementation without
+        /// the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum PutHeldAmountResponse {
+            /// 200: The body as read.
+            Ok(types::HeldAmount) = json(200),
+            /// 400: A malformed value.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("putHeldAmount"),
+        }
     }
-}
 
-/// Parameters of `getEvent` (`GET /events/{id}`), parsed and checked.
-#[cfg(feature = "events")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct GetEventParams {
-    /// (path parameter `id`)
-    pub id: uuid::Uuid,
-    /// (query parameter `since`)
-    pub since: Option<jiff::Timestamp>,
-    /// A default of a typed format is documented, not applied (an `Option`).
-    /// (query parameter `day`, default `"2000-01-01"`)
-    pub day: Option<jiff::civil::Date>,
-    /// (query parameter `related`)
-    pub related: Option<Vec<uuid::Uuid>>,
-    /// (header parameter `X-Client-Ip`)
-    pub x_client_ip: Option<std::net::Ipv4Addr>,
-    /// (header parameter `X-Peer`)
-    pub x_peer: Option<std::net::Ipv6Addr>,
-    /// (query parameter `owner`)
-    pub owner: Option<String>,
-}
-
-/// Headers of the `200` answer of `getEvent`.
-#[cfg(feature = "events")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct GetEventOkHeaders {
-    /// (header `x-request-id`)
-    pub x_request_id: Option<uuid::Uuid>,
-    /// (header `last-seen`)
-    pub last_seen: Option<jiff::Timestamp>,
-}
-
-#[cfg(feature = "events")]
-response::answers! {
-    /// What `getEvent` answers: one variant per documented status, and
-    /// [`Unimplemented`](GetEventResponse::Unimplemented) for an implementation without the
-    /// operation.
+    /// Parameters of `postAmounts` (`POST /amounts/{total}`), parsed and checked.
     #[derive(Debug, Clone, PartialEq)]
-    pub enum GetEventResponse {
-        /// 200: The event, with what the server read from the parameters.
-        #[status(OK, json, headers)]
-        Ok(types::Event, GetEventOkHeaders),
-        /// 400: A malformed value.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("getEvent")]
-        Unimplemented,
+    pub struct PostAmountsParams {
+        /// (path parameter `total`)
+        pub total: crate::runtime::decimal::Decimal,
+        /// (query parameter `least`, default `0.5`)
+        pub least: crate::runtime::decimal::Decimal,
+        /// (header parameter `X-Big`)
+        pub x_big: Option<crate::runtime::decimal::Decimal>,
+    }
+
+    response::answers! {
+        /// What `postAmounts` answers: one variant per documented status, and
+        /// [`Unimplemented`](PostAmountsResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum PostAmountsResponse {
+            /// 200: The body as read.
+            Ok(types::Amounts) = json(200),
+            /// 400: A malformed value.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("postAmounts"),
+        }
     }
 }
 
 #[cfg(feature = "events")]
-params::declare! {
-    /// Parameters of `putEvent` (`PUT /events/{id}`), parsed and checked.
+pub use operations_events::*;
+
+#[cfg(feature = "events")]
+mod operations_events {
+    use super::*;
+
+    /// Parameters of `getEvent` (`GET /events/{id}`), parsed and checked.
     #[derive(Debug, Clone, PartialEq)]
-    pub struct PutEventParams {
+    pub struct GetEventParams {
         /// (path parameter `id`)
-        #[param(required, path("id"))]
         pub id: uuid::Uuid,
+        /// (query parameter `since`)
+        pub since: Option<jiff::Timestamp>,
+        /// A default of a typed format is documented, not applied (an `Option`).
+        /// (query parameter `day`, default `"2000-01-01"`)
+        pub day: Option<jiff::civil::Date>,
+        /// (query parameter `related`)
+        pub related: Option<Vec<uuid::Uuid>>,
+        /// (header parameter `X-Client-Ip`)
+        pub x_client_ip: Option<std::net::Ipv4Addr>,
+        /// (header parameter `X-Peer`)
+        pub x_peer: Option<std::net::Ipv6Addr>,
+        /// (query parameter `owner`)
+        pub owner: Option<String>,
     }
-}
 
-#[cfg(feature = "events")]
-response::answers! {
-    /// What `putEvent` answers: one variant per documented status, and
-    /// [`Unimplemented`](PutEventResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum PutEventResponse {
-        /// 200: The event as stored.
-        #[status(OK, json)]
-        Ok(types::Event),
-        /// 400: A malformed value.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("putEvent")]
-        Unimplemented,
+    /// Headers of the `200` answer of `getEvent`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct GetEventOkHeaders {
+        /// (header `x-request-id`)
+        pub x_request_id: Option<uuid::Uuid>,
+        /// (header `last-seen`)
+        pub last_seen: Option<jiff::Timestamp>,
+    }
+
+    response::answers! {
+        /// What `getEvent` answers: one variant per documented status, and
+        /// [`Unimplemented`](GetEventResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GetEventResponse {
+            /// 200: The event, with what the server read from the parameters.
+            Ok(types::Event, GetEventOkHeaders) = json(200, headers),
+            /// 400: A malformed value.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("getEvent"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `putEvent` (`PUT /events/{id}`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct PutEventParams {
+            /// (path parameter `id`)
+            #[param(required, path("id"))]
+            pub id: uuid::Uuid,
+        }
+    }
+
+    response::answers! {
+        /// What `putEvent` answers: one variant per documented status, and
+        /// [`Unimplemented`](PutEventResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum PutEventResponse {
+            /// 200: The event as stored.
+            Ok(types::Event) = json(200),
+            /// 400: A malformed value.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("putEvent"),
+        }
     }
 }

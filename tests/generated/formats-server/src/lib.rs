@@ -44,6 +44,7 @@ pub mod operations {
     /// - [`post_amounts`](crate::FormatsApi::post_amounts) (`POST /amounts/{total}`)
     #[cfg(feature = "amounts")]
     pub mod amounts {}
+
     /// The operations of `events`.
     ///
     /// - [`get_event`](crate::FormatsApi::get_event) (`GET /events/{id}`)

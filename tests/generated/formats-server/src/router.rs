@@ -109,204 +109,217 @@ pub async fn test_server<A: FormatsApi>(
     TestServer::start(app, &config, &base).await
 }
 
-/// `PUT /amounts`: see [`FormatsApi::put_held_amount`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
 #[cfg(feature = "amounts")]
-fn handle_put_held_amount<A: FormatsApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = PutHeldAmountParams {};
-            let body = {
-                static SCHEMA: Held = Held::new(
-                    &crate::document::DOCUMENT,
-                    "/paths/~1amounts/put/requestBody/content/application~1json/schema",
-                    false,
-                );
-                body::read_json_held::<
-                    types::HeldAmount,
-                >(&parts, body, body_limit, true, &SCHEMA)
-                    .await?
-            };
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let ctx = RequestContext::new("putHeldAmount", scheme, parts);
-            let outcome = A::put_held_amount(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
+use operations_amounts::*;
 
-/// `POST /amounts/{total}`: see [`FormatsApi::post_amounts`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
 #[cfg(feature = "amounts")]
-fn handle_post_amounts<A: FormatsApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, mut parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let mut errors = Violations::new();
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                let total: Option<crate::runtime::decimal::Decimal> = raw
-                    .required(Location::Path, "total", &mut errors);
-                let least: crate::runtime::decimal::Decimal = raw
-                    .optional(Location::Query, "least", &mut errors)
-                    .unwrap_or(crate::runtime::decimal::Decimal::from_static("0.5"));
-                let x_big: Option<crate::runtime::decimal::Decimal> = raw
-                    .optional(Location::Header, "X-Big", &mut errors);
-                let out = &mut errors;
-                {
-                    let value = &least;
-                    let at = "query/least";
-                    validate::check_decimal_bound(value, "0", true, false, at, out);
-                }
-                if let Some(value) = &x_big {
-                    let at = "header/X-Big";
-                    validate::check_decimal_integer(value, at, out);
-                }
-                let Some(total) = total else {
-                    return Err(errors.into_problem());
+mod operations_amounts {
+    use super::*;
+
+    /// `PUT /amounts`: see [`FormatsApi::put_held_amount`]. Authorizes, reads and checks the
+    /// request, then calls the implementation.
+    pub(super) fn handle_put_held_amount<A: FormatsApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = PutHeldAmountParams {};
+                let body = {
+                    static SCHEMA: Held = Held::new(
+                        &crate::document::DOCUMENT,
+                        "/paths/~1amounts/put/requestBody/content/application~1json/schema",
+                        false,
+                    );
+                    body::read_json_held::<
+                        types::HeldAmount,
+                    >(&parts, body, body_limit, true, &SCHEMA)
+                        .await?
                 };
-                errors.check()?;
-                PostAmountsParams {
-                    total,
-                    least,
-                    x_big,
-                }
-            };
-            let body = {
-                static SCHEMA: Held = Held::new(
-                    &crate::document::DOCUMENT,
-                    "/paths/~1amounts~1{total}/post/requestBody/content/application~1json/schema",
-                    false,
-                );
-                body::read_json_held::<
-                    types::Amounts,
-                >(&parts, body, body_limit, true, &SCHEMA)
-                    .await?
-            };
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let mut errors = Violations::new();
-            body.validate("", &mut errors);
-            errors.check()?;
-            let ctx = RequestContext::new("postAmounts", scheme, parts);
-            let outcome = A::post_amounts(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-/// `GET /events/{id}`: see [`FormatsApi::get_event`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
-#[cfg(feature = "events")]
-fn handle_get_event<A: FormatsApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let mut errors = Violations::new();
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                let id: Option<uuid::Uuid> = raw
-                    .required(Location::Path, "id", &mut errors);
-                let since: Option<jiff::Timestamp> = raw
-                    .optional(Location::Query, "since", &mut errors);
-                let day: Option<jiff::civil::Date> = raw
-                    .optional(Location::Query, "day", &mut errors);
-                let related: Option<Vec<uuid::Uuid>> = raw
-                    .array(Location::Query, "related", false, &mut errors);
-                let x_client_ip: Option<std::net::Ipv4Addr> = raw
-                    .optional(Location::Header, "X-Client-Ip", &mut errors);
-                let x_peer: Option<std::net::Ipv6Addr> = raw
-                    .optional(Location::Header, "X-Peer", &mut errors);
-                let owner: Option<String> = raw
-                    .optional(Location::Query, "owner", &mut errors);
-                let out = &mut errors;
-                if let Some(value) = &owner {
-                    let at = "query/owner";
-                    validate::check_format(value, "email", at, out);
-                }
-                let Some(id) = id else {
-                    return Err(errors.into_problem());
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
                 };
+                let ctx = RequestContext::new("putHeldAmount", scheme, parts);
+                let outcome = A::put_held_amount(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+
+    /// `POST /amounts/{total}`: see [`FormatsApi::post_amounts`]. Authorizes, reads and checks the
+    /// request, then calls the implementation.
+    pub(super) fn handle_post_amounts<A: FormatsApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, mut parts, body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = {
+                    let mut errors = Violations::new();
+                    let path = params::path_params(&mut parts).await?;
+                    let raw = RawParams::from_parts(&parts, path);
+                    let total: Option<crate::runtime::decimal::Decimal> = raw
+                        .required(Location::Path, "total", &mut errors);
+                    let least: crate::runtime::decimal::Decimal = raw
+                        .optional(Location::Query, "least", &mut errors)
+                        .unwrap_or(crate::runtime::decimal::Decimal::from_static("0.5"));
+                    let x_big: Option<crate::runtime::decimal::Decimal> = raw
+                        .optional(Location::Header, "X-Big", &mut errors);
+                    let out = &mut errors;
+                    {
+                        let value = &least;
+                        let at = "query/least";
+                        validate::check_decimal_bound(value, "0", true, false, at, out);
+                    }
+                    if let Some(value) = &x_big {
+                        let at = "header/X-Big";
+                        validate::check_decimal_integer(value, at, out);
+                    }
+                    let Some(total) = total else {
+                        return Err(errors.into_problem());
+                    };
+                    errors.check()?;
+                    PostAmountsParams {
+                        total,
+                        least,
+                        x_big,
+                    }
+                };
+                let body = {
+                    static SCHEMA: Held = Held::new(
+                        &crate::document::DOCUMENT,
+                        "/paths/~1amounts~1{total}/post/requestBody/content/application~1json/schema",
+                        false,
+                    );
+                    body::read_json_held::<
+                        types::Amounts,
+                    >(&parts, body, body_limit, true, &SCHEMA)
+                        .await?
+                };
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let mut errors = Violations::new();
+                body.validate("", &mut errors);
                 errors.check()?;
-                GetEventParams {
-                    id,
-                    since,
-                    day,
-                    related,
-                    x_client_ip,
-                    x_peer,
-                    owner,
-                }
-            };
-            let ctx = RequestContext::new("getEvent", scheme, parts);
-            let outcome = A::get_event(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-/// `PUT /events/{id}`: see [`FormatsApi::put_event`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
-#[cfg(feature = "events")]
-fn handle_put_event<A: FormatsApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, mut parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                params::read(&raw)?
-            };
-            let body = body::read_json::<types::Event>(&parts, body, body_limit, true)
-                .await?;
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let mut errors = Violations::new();
-            body.validate("", &mut errors);
-            errors.check()?;
-            let ctx = RequestContext::new("putEvent", scheme, parts);
-            let outcome = A::put_event(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+                let ctx = RequestContext::new("postAmounts", scheme, parts);
+                let outcome = A::post_amounts(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
 }
 
 #[cfg(feature = "events")]
-impl GetEventOkHeaders {
-    pub(crate) fn write(&self, response: &mut Response) -> Result<(), Problem> {
-        if let Some(value) = &self.x_request_id {
-            response::set_header(response, "x-request-id", &value.to_string())?;
+use operations_events::*;
+
+#[cfg(feature = "events")]
+mod operations_events {
+    use super::*;
+
+    /// `GET /events/{id}`: see [`FormatsApi::get_event`]. Authorizes, reads and checks the request,
+    /// then calls the implementation.
+    pub(super) fn handle_get_event<A: FormatsApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, mut parts, _body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = {
+                    let mut errors = Violations::new();
+                    let path = params::path_params(&mut parts).await?;
+                    let raw = RawParams::from_parts(&parts, path);
+                    let id: Option<uuid::Uuid> = raw
+                        .required(Location::Path, "id", &mut errors);
+                    let since: Option<jiff::Timestamp> = raw
+                        .optional(Location::Query, "since", &mut errors);
+                    let day: Option<jiff::civil::Date> = raw
+                        .optional(Location::Query, "day", &mut errors);
+                    let related: Option<Vec<uuid::Uuid>> = raw
+                        .array(Location::Query, "related", false, &mut errors);
+                    let x_client_ip: Option<std::net::Ipv4Addr> = raw
+                        .optional(Location::Header, "X-Client-Ip", &mut errors);
+                    let x_peer: Option<std::net::Ipv6Addr> = raw
+                        .optional(Location::Header, "X-Peer", &mut errors);
+                    let owner: Option<String> = raw
+                        .optional(Location::Query, "owner", &mut errors);
+                    let out = &mut errors;
+                    if let Some(value) = &owner {
+                        let at = "query/owner";
+                        validate::check_format(value, "email", at, out);
+                    }
+                    let Some(id) = id else {
+                        return Err(errors.into_problem());
+                    };
+                    errors.check()?;
+                    GetEventParams {
+                        id,
+                        since,
+                        day,
+                        related,
+                        x_client_ip,
+                        x_peer,
+                        owner,
+                    }
+                };
+                let ctx = RequestContext::new("getEvent", scheme, parts);
+                let outcome = A::get_event(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+
+    impl GetEventOkHeaders {
+        pub(crate) fn write(&self, response: &mut Response) -> Result<(), Problem> {
+            if let Some(value) = &self.x_request_id {
+                response::set_header(response, "x-request-id", &value.to_string())?;
+            }
+            if let Some(value) = &self.last_seen {
+                response::set_header(response, "last-seen", &value.to_string())?;
+            }
+            Ok(())
         }
-        if let Some(value) = &self.last_seen {
-            response::set_header(response, "last-seen", &value.to_string())?;
-        }
-        Ok(())
+    }
+
+    /// `PUT /events/{id}`: see [`FormatsApi::put_event`]. Authorizes, reads and checks the request,
+    /// then calls the implementation.
+    pub(super) fn handle_put_event<A: FormatsApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, mut parts, body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = {
+                    let path = params::path_params(&mut parts).await?;
+                    let raw = RawParams::from_parts(&parts, path);
+                    params::read(&raw)?
+                };
+                let body = body::read_json::<
+                    types::Event,
+                >(&parts, body, body_limit, true)
+                    .await?;
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let mut errors = Violations::new();
+                body.validate("", &mut errors);
+                errors.check()?;
+                let ctx = RequestContext::new("putEvent", scheme, parts);
+                let outcome = A::put_event(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
     }
 }

@@ -226,7 +226,11 @@ impl Client {
             transport: Arc::new(self.transport.with_options(options)),
         }
     }
+}
 
+/// The operations of the `books` feature.
+#[cfg(feature = "books")]
+impl Client {
     /// `GET /books` (operation `searchBooks`).
     ///
     /// ```ignore
@@ -235,17 +239,15 @@ impl Client {
     ///
     /// Sends none of the optional parameters; [`search_books_with`](Self::search_books_with) takes
     /// them.
-    #[cfg(feature = "books")]
     pub async fn search_books(
         &self,
     ) -> Result<ResponseValue<Vec<types::Book>>, Error<SearchBooksError>> {
-        self.search_books_with(SearchBooksOptions::default()).await
+        self.search_books_with(Default::default()).await
     }
 
     /// [`search_books`](Self::search_books) with the optional parameters in `options`.
     ///
     /// `GET /books` (operation `searchBooks`).
-    #[cfg(feature = "books")]
     pub async fn search_books_with(
         &self,
         options: SearchBooksOptions,
@@ -284,7 +286,6 @@ impl Client {
     /// ```ignore
     /// let response = client.get_books_isbn("isbn").await?;
     /// ```
-    #[cfg(feature = "books")]
     pub async fn get_books_isbn(
         &self,
         isbn: &str,
@@ -304,7 +305,6 @@ impl Client {
     /// ```ignore
     /// let response = client.withdraw_book("isbn").await?;
     /// ```
-    #[cfg(feature = "books")]
     pub async fn withdraw_book(
         &self,
         isbn: &str,
@@ -318,7 +318,11 @@ impl Client {
         let raw = self.transport.send_url(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
+}
 
+/// The operations of the `members` feature.
+#[cfg(feature = "members")]
+impl Client {
     /// `POST /members/{memberId}/loans` (operation `lendBook`).
     ///
     /// ```ignore
@@ -328,7 +332,6 @@ impl Client {
     /// }))?;
     /// let response = client.lend_book(1, &body).await?;
     /// ```
-    #[cfg(feature = "members")]
     pub async fn lend_book(
         &self,
         member_id: i64,
@@ -350,89 +353,95 @@ impl Client {
 }
 
 #[cfg(feature = "books")]
-request::parameters! {
-    /// Optional parameters of `searchBooks`; `Default::default()` sets none, the `with_…` methods
-    /// set one each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct SearchBooksOptions {
-        /// (query parameter `format`)
-        #[param("format", with_format, query(array, true, ','))]
-        pub format: Option<Vec<types::Format>>,
-        /// (query parameter `available`)
-        #[param("available", with_available, query)]
-        pub available: Option<bool>,
-        /// (query parameter `minRating`)
-        #[param("minRating", with_min_rating, query)]
-        pub min_rating: Option<f64>,
-        /// (header parameter `X-Request-Id`)
-        #[param("X-Request-Id", with_x_request_id)]
-        pub x_request_id: Option<String>,
-    }
-}
+pub use operations_books::*;
 
 #[cfg(feature = "books")]
-response::errors! {
-    /// The documented error answers of `searchBooks`; the status and headers are on [`Error::Api`].
-    pub enum SearchBooksError {
-        /// default: Any error.
-        #[status(default)]
-        Default(types::Problem),
-    }
-}
+mod operations_books {
+    use super::*;
 
-#[cfg(feature = "books")]
-response::headers! {
-    /// Headers of the `200` answer of `searchBooks`.
-    /// Read them with `from_headers(response.headers())`.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct SearchBooksOkHeaders {
-        /// How many books match in all.
-        /// (header `x-total-count`; `None` when absent or unreadable)
-        #[header("x-total-count")]
-        pub x_total_count: Option<i64>,
-        /// (header `x-formats`; `None` when absent or unreadable)
-        #[header("x-formats", list)]
-        pub x_formats: Option<Vec<types::Format>>,
+    request::parameters! {
+        /// Optional parameters of `searchBooks`; `Default::default()` sets none, the `with_…`
+        /// methods set one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct SearchBooksOptions {
+            /// (query parameter `format`)
+            #[param("format", with_format, query(array, true, ','))]
+            pub format: Option<Vec<types::Format>>,
+            /// (query parameter `available`)
+            #[param("available", with_available, query)]
+            pub available: Option<bool>,
+            /// (query parameter `minRating`)
+            #[param("minRating", with_min_rating, query)]
+            pub min_rating: Option<f64>,
+            /// (header parameter `X-Request-Id`)
+            #[param("X-Request-Id", with_x_request_id)]
+            pub x_request_id: Option<String>,
+        }
     }
-}
 
-#[cfg(feature = "books")]
-response::errors! {
-    /// The documented error answers of `get_books_isbn`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum GetBooksIsbnError {
-        /// 404: No such book.
-        #[status(404)]
-        NotFound(types::Problem),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Problem),
+    response::errors! {
+        /// The documented error answers of `searchBooks`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum SearchBooksError {
+            /// default: Any error.
+            Default(types::Problem) = default,
+        }
     }
-}
 
-#[cfg(feature = "books")]
-response::errors! {
-    /// The documented error answers of `withdrawBook`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum WithdrawBookError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Problem),
+    response::headers! {
+        /// Headers of the `200` answer of `searchBooks`.
+        /// Read them with `from_headers(response.headers())`.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct SearchBooksOkHeaders {
+            /// How many books match in all.
+            /// (header `x-total-count`; `None` when absent or unreadable)
+            #[header("x-total-count")]
+            pub x_total_count: Option<i64>,
+            /// (header `x-formats`; `None` when absent or unreadable)
+            #[header("x-formats", list)]
+            pub x_formats: Option<Vec<types::Format>>,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `get_books_isbn`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum GetBooksIsbnError {
+            /// 404: No such book.
+            NotFound(types::Problem) = 404,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Problem) = undocumented,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `withdrawBook`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum WithdrawBookError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Problem) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "members")]
-response::errors! {
-    /// The documented error answers of `lendBook`; the status and headers are on [`Error::Api`].
-    pub enum LendBookError {
-        /// 409: Already lent.
-        #[status(409)]
-        Conflict(types::Problem),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Problem),
+pub use operations_members::*;
+
+#[cfg(feature = "members")]
+mod operations_members {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `lendBook`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum LendBookError {
+            /// 409: Already lent.
+            Conflict(types::Problem) = 409,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Problem) = undocumented,
+        }
     }
 }

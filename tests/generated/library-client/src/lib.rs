@@ -34,6 +34,7 @@ pub mod operations {
     /// - [`withdraw_book`](crate::Client::withdraw_book) (`DELETE /books/{isbn}`)
     #[cfg(feature = "books")]
     pub mod books {}
+
     /// The operations of `members`.
     ///
     /// - [`lend_book`](crate::Client::lend_book) (`POST /members/{memberId}/loans`)

@@ -22,6 +22,7 @@ use crate::runtime::problem::Problem;
 /// Every method has a default answering `501 Not Implemented` with the `Error` body, so an
 /// operation the document adds later does not break an implementation written before it
 /// (the price: the compiler does not point at an operation you forgot).
+#[allow(unused_variables)]
 pub trait LendingLibraryApi: Send + Sync + 'static {
     /// Your error type; anything `Display` (e.g. `anyhow::Error`).
     type Error: std::fmt::Display + Send + 'static;
@@ -33,7 +34,6 @@ pub trait LendingLibraryApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: SearchBooksParams,
     ) -> impl Future<Output = Result<SearchBooksResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(SearchBooksResponse::Unimplemented) }
     }
 
@@ -44,7 +44,6 @@ pub trait LendingLibraryApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: GetBooksIsbnParams,
     ) -> impl Future<Output = Result<GetBooksIsbnResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(GetBooksIsbnResponse::Unimplemented) }
     }
 
@@ -55,7 +54,6 @@ pub trait LendingLibraryApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: WithdrawBookParams,
     ) -> impl Future<Output = Result<WithdrawBookResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(WithdrawBookResponse::Unimplemented) }
     }
 
@@ -67,7 +65,6 @@ pub trait LendingLibraryApi: Send + Sync + 'static {
         params: LendBookParams,
         body: types::LoanRequest,
     ) -> impl Future<Output = Result<LendBookResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(LendBookResponse::Unimplemented) }
     }
 
@@ -79,126 +76,130 @@ pub trait LendingLibraryApi: Send + Sync + 'static {
     }
 }
 
-/// Parameters of `searchBooks` (`GET /books`), parsed and checked.
 #[cfg(feature = "books")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct SearchBooksParams {
-    /// (query parameter `format`)
-    pub format: Option<Vec<types::Format>>,
-    /// (query parameter `available`)
-    pub available: Option<bool>,
-    /// (query parameter `minRating`)
-    pub min_rating: Option<f64>,
-    /// (header parameter `X-Request-Id`)
-    pub x_request_id: Option<String>,
-}
-
-/// Headers of the `200` answer of `searchBooks`.
-#[cfg(feature = "books")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct SearchBooksOkHeaders {
-    /// How many books match in all.
-    /// (header `x-total-count`)
-    pub x_total_count: i64,
-    /// (header `x-formats`)
-    pub x_formats: Option<Vec<types::Format>>,
-}
+pub use operations_books::*;
 
 #[cfg(feature = "books")]
-response::answers! {
-    /// What `searchBooks` answers: one variant per documented status, and
-    /// [`Unimplemented`](SearchBooksResponse::Unimplemented) for an implementation without the
-    /// operation.
+mod operations_books {
+    use super::*;
+
+    /// Parameters of `searchBooks` (`GET /books`), parsed and checked.
     #[derive(Debug, Clone, PartialEq)]
-    pub enum SearchBooksResponse {
-        /// 200: Matching books.
-        #[status(OK, json, headers)]
-        Ok(Vec<types::Book>, SearchBooksOkHeaders),
-        /// default: Any error.
-        #[status(held, json)]
-        Default(http::StatusCode, types::Problem),
-        #[unimplemented("searchBooks")]
-        Unimplemented,
+    pub struct SearchBooksParams {
+        /// (query parameter `format`)
+        pub format: Option<Vec<types::Format>>,
+        /// (query parameter `available`)
+        pub available: Option<bool>,
+        /// (query parameter `minRating`)
+        pub min_rating: Option<f64>,
+        /// (header parameter `X-Request-Id`)
+        pub x_request_id: Option<String>,
     }
-}
 
-#[cfg(feature = "books")]
-params::declare! {
-    /// Parameters of `get_books_isbn` (`GET /books/{isbn}`), parsed and checked.
+    /// Headers of the `200` answer of `searchBooks`.
     #[derive(Debug, Clone, PartialEq)]
-    pub struct GetBooksIsbnParams {
-        /// (path parameter `isbn`)
-        #[param(required, path("isbn"))]
-        pub isbn: String,
+    pub struct SearchBooksOkHeaders {
+        /// How many books match in all.
+        /// (header `x-total-count`)
+        pub x_total_count: i64,
+        /// (header `x-formats`)
+        pub x_formats: Option<Vec<types::Format>>,
     }
-}
 
-#[cfg(feature = "books")]
-response::answers! {
-    /// What `get_books_isbn` answers: one variant per documented status, and
-    /// [`Unimplemented`](GetBooksIsbnResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum GetBooksIsbnResponse {
-        /// 200: The book.
-        #[status(OK, json)]
-        Ok(types::Book),
-        /// 404: No such book.
-        #[status(NOT_FOUND, json)]
-        NotFound(types::Problem),
-        #[unimplemented("get_books_isbn")]
-        Unimplemented,
+    response::answers! {
+        /// What `searchBooks` answers: one variant per documented status, and
+        /// [`Unimplemented`](SearchBooksResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum SearchBooksResponse {
+            /// 200: Matching books.
+            Ok(Vec<types::Book>, SearchBooksOkHeaders) = json(200, headers),
+            /// default: Any error.
+            Default(http::StatusCode, types::Problem) = json(held),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("searchBooks"),
+        }
     }
-}
 
-#[cfg(feature = "books")]
-params::declare! {
-    /// Parameters of `withdrawBook` (`DELETE /books/{isbn}`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct WithdrawBookParams {
-        /// (path parameter `isbn`)
-        #[param(required, path("isbn"))]
-        pub isbn: String,
+    params::declare! {
+        /// Parameters of `get_books_isbn` (`GET /books/{isbn}`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct GetBooksIsbnParams {
+            /// (path parameter `isbn`)
+            #[param(required, path("isbn"))]
+            pub isbn: String,
+        }
     }
-}
 
-#[cfg(feature = "books")]
-response::answers! {
-    /// What `withdrawBook` answers: one variant per documented status, and
-    /// [`Unimplemented`](WithdrawBookResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum WithdrawBookResponse {
-        /// 204: Withdrawn.
-        #[status(NO_CONTENT)]
-        NoContent,
-        #[unimplemented("withdrawBook")]
-        Unimplemented,
+    response::answers! {
+        /// What `get_books_isbn` answers: one variant per documented status, and
+        /// [`Unimplemented`](GetBooksIsbnResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GetBooksIsbnResponse {
+            /// 200: The book.
+            Ok(types::Book) = json(200),
+            /// 404: No such book.
+            NotFound(types::Problem) = json(404),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("get_books_isbn"),
+        }
     }
-}
 
-/// Parameters of `lendBook` (`POST /members/{memberId}/loans`), parsed and checked.
-#[cfg(feature = "members")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct LendBookParams {
-    /// (path parameter `memberId`)
-    pub member_id: i64,
+    params::declare! {
+        /// Parameters of `withdrawBook` (`DELETE /books/{isbn}`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct WithdrawBookParams {
+            /// (path parameter `isbn`)
+            #[param(required, path("isbn"))]
+            pub isbn: String,
+        }
+    }
+
+    response::answers! {
+        /// What `withdrawBook` answers: one variant per documented status, and
+        /// [`Unimplemented`](WithdrawBookResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum WithdrawBookResponse {
+            /// 204: Withdrawn.
+            NoContent = empty(204),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("withdrawBook"),
+        }
+    }
 }
 
 #[cfg(feature = "members")]
-response::answers! {
-    /// What `lendBook` answers: one variant per documented status, and
-    /// [`Unimplemented`](LendBookResponse::Unimplemented) for an implementation without the
-    /// operation.
+pub use operations_members::*;
+
+#[cfg(feature = "members")]
+mod operations_members {
+    use super::*;
+
+    /// Parameters of `lendBook` (`POST /members/{memberId}/loans`), parsed and checked.
     #[derive(Debug, Clone, PartialEq)]
-    pub enum LendBookResponse {
-        /// 201: The loan.
-        #[status(CREATED, json)]
-        Created(types::Loan),
-        /// 409: Already lent.
-        #[status(CONFLICT, json)]
-        Conflict(types::Problem),
-        #[unimplemented("lendBook")]
-        Unimplemented,
+    pub struct LendBookParams {
+        /// (path parameter `memberId`)
+        pub member_id: i64,
+    }
+
+    response::answers! {
+        /// What `lendBook` answers: one variant per documented status, and
+        /// [`Unimplemented`](LendBookResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum LendBookResponse {
+            /// 201: The loan.
+            Created(types::Loan) = json(201),
+            /// 409: Already lent.
+            Conflict(types::Problem) = json(409),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("lendBook"),
+        }
     }
 }

@@ -53,6 +53,7 @@ pub mod operations {
     /// - [`withdraw_book`](crate::LendingLibraryApi::withdraw_book) (`DELETE /books/{isbn}`)
     #[cfg(feature = "books")]
     pub mod books {}
+
     /// The operations of `members`.
     ///
     /// - [`lend_book`](crate::LendingLibraryApi::lend_book) (`POST /members/{memberId}/loans`)

@@ -155,141 +155,152 @@ pub fn rate_limit_policy() -> RateLimitPolicy {
     }
 }
 
-/// `GET /books`: see [`LendingLibraryApi::search_books`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
 #[cfg(feature = "books")]
-fn handle_search_books<A: LendingLibraryApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["libraryKey"]],
-            )?;
-            let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let format: Option<Vec<types::Format>> = raw
-                    .array(Location::Query, "format", true, &mut errors);
-                let available: Option<bool> = raw
-                    .optional(Location::Query, "available", &mut errors);
-                let min_rating: Option<f64> = raw
-                    .optional(Location::Query, "minRating", &mut errors);
-                let x_request_id: Option<String> = raw
-                    .optional(Location::Header, "X-Request-Id", &mut errors);
-                let out = &mut errors;
-                if let Some(value) = &min_rating {
-                    let at = "query/minRating";
-                    validate::check_minimum(*value, 0.0, false, at, out);
-                    validate::check_maximum(*value, 5.0, false, at, out);
-                }
-                errors.check()?;
-                SearchBooksParams {
-                    format,
-                    available,
-                    min_rating,
-                    x_request_id,
-                }
-            };
-            let ctx = RequestContext::new("searchBooks", scheme, parts);
-            let outcome = A::search_books(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
+use operations_books::*;
 
 #[cfg(feature = "books")]
-layer::handler! {
-    /// `GET /books/{isbn}`: see [`LendingLibraryApi::get_books_isbn`]. Authorizes and reads the
+mod operations_books {
+    use super::*;
+
+    /// `GET /books`: see [`LendingLibraryApi::search_books`]. Authorizes, reads and checks the
     /// request, then calls the implementation.
-    fn handle_get_books_isbn<A: LendingLibraryApi>() {
-        call(A::get_books_isbn, "get_books_isbn", &[&["libraryKey"]])
-    }
-}
-
-#[cfg(feature = "books")]
-layer::handler! {
-    /// `DELETE /books/{isbn}`: see [`LendingLibraryApi::withdraw_book`]. Authorizes and reads the
-    /// request, then calls the implementation.
-    fn handle_withdraw_book<A: LendingLibraryApi>() {
-        call(A::withdraw_book, "withdrawBook", &[&["libraryKey"]])
-    }
-}
-
-/// `POST /members/{memberId}/loans`: see [`LendingLibraryApi::lend_book`]. Authorizes, reads and
-/// checks the request, then calls the implementation.
-#[cfg(feature = "members")]
-fn handle_lend_book<A: LendingLibraryApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, mut parts, body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["libraryKey"]],
-            )?;
-            let params = {
-                let mut errors = Violations::new();
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                let member_id: Option<i64> = raw
-                    .required(Location::Path, "memberId", &mut errors);
-                let out = &mut errors;
-                if let Some(value) = &member_id {
-                    let at = "path/memberId";
-                    validate::check_minimum(*value, 1, false, at, out);
-                }
-                let Some(member_id) = member_id else {
-                    return Err(errors.into_problem());
+    pub(super) fn handle_search_books<A: LendingLibraryApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, parts, _body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["libraryKey"]],
+                )?;
+                let params = {
+                    let mut errors = Violations::new();
+                    let raw = RawParams::from_parts(&parts, PathParams::none());
+                    let format: Option<Vec<types::Format>> = raw
+                        .array(Location::Query, "format", true, &mut errors);
+                    let available: Option<bool> = raw
+                        .optional(Location::Query, "available", &mut errors);
+                    let min_rating: Option<f64> = raw
+                        .optional(Location::Query, "minRating", &mut errors);
+                    let x_request_id: Option<String> = raw
+                        .optional(Location::Header, "X-Request-Id", &mut errors);
+                    let out = &mut errors;
+                    if let Some(value) = &min_rating {
+                        let at = "query/minRating";
+                        validate::check_minimum(*value, 0.0, false, at, out);
+                        validate::check_maximum(*value, 5.0, false, at, out);
+                    }
+                    errors.check()?;
+                    SearchBooksParams {
+                        format,
+                        available,
+                        min_rating,
+                        x_request_id,
+                    }
                 };
-                errors.check()?;
-                LendBookParams { member_id }
-            };
-            let body = {
-                static SCHEMA: Held = Held::new(
-                    &crate::document::DOCUMENT,
-                    "/paths/~1members~1{memberId}~1loans/post/requestBody/content/application~1json/schema",
-                    false,
-                );
-                body::read_json_held::<
-                    types::LoanRequest,
-                >(&parts, body, body_limit, true, &SCHEMA)
-                    .await?
-            };
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let mut errors = Violations::new();
-            body.validate("", &mut errors);
-            errors.check()?;
-            let ctx = RequestContext::new("lendBook", scheme, parts);
-            let outcome = A::lend_book(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+                let ctx = RequestContext::new("searchBooks", scheme, parts);
+                let outcome = A::search_books(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+
+    impl SearchBooksOkHeaders {
+        pub(crate) fn write(&self, response: &mut Response) -> Result<(), Problem> {
+            {
+                let value = &self.x_total_count;
+                response::set_header(response, "x-total-count", &value.to_string())?;
+            }
+            if let Some(value) = &self.x_formats {
+                response::set_header(
+                    response,
+                    "x-formats",
+                    &value.iter().map(ToString::to_string).collect::<Vec<_>>().join(","),
+                )?;
+            }
+            Ok(())
+        }
+    }
+
+    layer::handler! {
+        /// `GET /books/{isbn}`: see [`LendingLibraryApi::get_books_isbn`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_get_books_isbn<A: LendingLibraryApi>() {
+            call(A::get_books_isbn, "get_books_isbn", &[&["libraryKey"]])
+        }
+    }
+
+    layer::handler! {
+        /// `DELETE /books/{isbn}`: see [`LendingLibraryApi::withdraw_book`]. Authorizes and reads
+        /// the request, then calls the implementation.
+        pub(super) fn handle_withdraw_book<A: LendingLibraryApi>() {
+            call(A::withdraw_book, "withdrawBook", &[&["libraryKey"]])
+        }
+    }
 }
 
-#[cfg(feature = "books")]
-impl SearchBooksOkHeaders {
-    pub(crate) fn write(&self, response: &mut Response) -> Result<(), Problem> {
-        {
-            let value = &self.x_total_count;
-            response::set_header(response, "x-total-count", &value.to_string())?;
-        }
-        if let Some(value) = &self.x_formats {
-            response::set_header(
-                response,
-                "x-formats",
-                &value.iter().map(ToString::to_string).collect::<Vec<_>>().join(","),
-            )?;
-        }
-        Ok(())
+#[cfg(feature = "members")]
+use operations_members::*;
+
+#[cfg(feature = "members")]
+mod operations_members {
+    use super::*;
+
+    /// `POST /members/{memberId}/loans`: see [`LendingLibraryApi::lend_book`]. Authorizes, reads
+    /// and checks the request, then calls the implementation.
+    pub(super) fn handle_lend_book<A: LendingLibraryApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, mut parts, body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["libraryKey"]],
+                )?;
+                let params = {
+                    let mut errors = Violations::new();
+                    let path = params::path_params(&mut parts).await?;
+                    let raw = RawParams::from_parts(&parts, path);
+                    let member_id: Option<i64> = raw
+                        .required(Location::Path, "memberId", &mut errors);
+                    let out = &mut errors;
+                    if let Some(value) = &member_id {
+                        let at = "path/memberId";
+                        validate::check_minimum(*value, 1, false, at, out);
+                    }
+                    let Some(member_id) = member_id else {
+                        return Err(errors.into_problem());
+                    };
+                    errors.check()?;
+                    LendBookParams { member_id }
+                };
+                let body = {
+                    static SCHEMA: Held = Held::new(
+                        &crate::document::DOCUMENT,
+                        "/paths/~1members~1{memberId}~1loans/post/requestBody/content/application~1json/schema",
+                        false,
+                    );
+                    body::read_json_held::<
+                        types::LoanRequest,
+                    >(&parts, body, body_limit, true, &SCHEMA)
+                        .await?
+                };
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let mut errors = Violations::new();
+                body.validate("", &mut errors);
+                errors.check()?;
+                let ctx = RequestContext::new("lendBook", scheme, parts);
+                let outcome = A::lend_book(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
     }
 }

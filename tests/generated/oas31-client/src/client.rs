@@ -231,7 +231,11 @@ impl Client {
             transport: Arc::new(self.transport.with_options(options)),
         }
     }
+}
 
+/// The operations of the `records` feature.
+#[cfg(feature = "records")]
+impl Client {
     /// Stores a record and returns it as stored.
     ///
     /// `POST /records` (operation `addRecord`).
@@ -246,7 +250,6 @@ impl Client {
     /// }))?;
     /// let response = client.add_record(&body).await?;
     /// ```
-    #[cfg(feature = "records")]
     pub async fn add_record(
         &self,
         body: &types::Record,
@@ -266,14 +269,17 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `labels` feature.
+#[cfg(feature = "labels")]
+impl Client {
     /// `PUT /labels` (operation `putLabels`).
     ///
     /// ```ignore
     /// let body = serde_json::from_value(serde_json::json!({}))?;
     /// let response = client.put_labels(&body).await?;
     /// ```
-    #[cfg(feature = "labels")]
     pub async fn put_labels(
         &self,
         body: &types::Labels,
@@ -293,7 +299,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `shipments` feature.
+#[cfg(feature = "shipments")]
+impl Client {
     /// `POST /shipments` (operation `addShipment`).
     ///
     /// ```ignore
@@ -303,7 +313,6 @@ impl Client {
     /// }))?;
     /// let response = client.add_shipment(&body).await?;
     /// ```
-    #[cfg(feature = "shipments")]
     pub async fn add_shipment(
         &self,
         body: &types::Shipment,
@@ -326,7 +335,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[201], Raw::json)
     }
+}
 
+/// The operations of the `gates` feature.
+#[cfg(feature = "gates")]
+impl Client {
     /// A body whose schema says what no Rust type holds (`if`/`then`, `propertyNames`, `oneOf`'s
     /// "exactly one", `const` of an object, `contains`): the server holds it to the schema as
     /// written.
@@ -337,7 +350,6 @@ impl Client {
     /// let body = serde_json::from_value(serde_json::json!({"mode": "string"}))?;
     /// let response = client.add_gate(&body).await?;
     /// ```
-    #[cfg(feature = "gates")]
     pub async fn add_gate(
         &self,
         body: &types::Gate,
@@ -357,7 +369,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
+}
 
+/// The operations of the `gate-log` feature.
+#[cfg(feature = "gate-log")]
+impl Client {
     /// A parameter `$ref` with `required: true` beside it: applied as Prism and Redocly read it (a
     /// warning says so), so the server refuses a request without it and the client's method takes
     /// it.
@@ -367,7 +383,6 @@ impl Client {
     /// ```ignore
     /// let response = client.gate_log("gate").await?;
     /// ```
-    #[cfg(feature = "gate-log")]
     pub async fn gate_log(
         &self,
         gate: &str,
@@ -382,7 +397,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
+}
 
+/// The operations of the `gate-openings` feature.
+#[cfg(feature = "gate-openings")]
+impl Client {
     /// Declares its own `Idempotency-Key` header, required, of up to 300 characters and no pattern:
     /// the server reads the key by these rules alone (none of the runtime's own, which the pet
     /// store's pattern happens to state).
@@ -394,15 +413,13 @@ impl Client {
     /// ```
     ///
     /// Sends none of the optional parameters; [`open_gate_with`](Self::open_gate_with) takes them.
-    #[cfg(feature = "gate-openings")]
     pub async fn open_gate(&self) -> Result<ResponseValue<()>, Error<OpenGateError>> {
-        self.open_gate_with(OpenGateOptions::default()).await
+        self.open_gate_with(Default::default()).await
     }
 
     /// [`open_gate`](Self::open_gate) with the optional parameters in `options`.
     ///
     /// `POST /gate-openings` (operation `openGate`).
-    #[cfg(feature = "gate-openings")]
     pub async fn open_gate_with(
         &self,
         options: OpenGateOptions,
@@ -419,7 +436,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
+}
 
+/// The operations of the `gate-notes` feature.
+#[cfg(feature = "gate-notes")]
+impl Client {
     /// A form body whose schema says what its types cannot (an integer `enum`, `not`): read into
     /// its type, then held to the schema as written.
     ///
@@ -429,7 +450,6 @@ impl Client {
     /// let body = serde_json::from_value(serde_json::json!({"text": "string"}))?;
     /// let response = client.add_gate_note(&body).await?;
     /// ```
-    #[cfg(feature = "gate-notes")]
     pub async fn add_gate_note(
         &self,
         body: &types::AddGateNoteBody,
@@ -452,7 +472,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
+}
 
+/// The operations of the `gate-photos` feature.
+#[cfg(feature = "gate-photos")]
+impl Client {
     /// A multipart body whose schema says what its types cannot (an integer `enum`, `not`): its
     /// parts read into its type (the file as its text), then held to the schema as written; the
     /// implementation gets the body as sent.
@@ -466,7 +490,6 @@ impl Client {
     /// }))?;
     /// let response = client.add_gate_photo(&body).await?;
     /// ```
-    #[cfg(feature = "gate-photos")]
     pub async fn add_gate_photo(
         &self,
         body: &crate::runtime::multipart::Form,
@@ -500,7 +523,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
+}
 
+/// The operations of the `gate-visits` feature.
+#[cfg(feature = "gate-visits")]
+impl Client {
     /// A multipart body of no one Rust type (discord's invite form: an `allOf` of an `anyOf` and an
     /// object, held as a JSON value): its text parts are read as the schema says (`"0"` an integer,
     /// a JSON part an array of objects) before it is held to the schema.
@@ -511,7 +538,6 @@ impl Client {
     /// let body = oas31_client::runtime::multipart::Form::from_fields(&serde_json::json!({}))?;
     /// let response = client.add_gate_visit(&body).await?;
     /// ```
-    #[cfg(feature = "gate-visits")]
     pub async fn add_gate_visit(
         &self,
         body: &crate::runtime::multipart::Form,
@@ -545,7 +571,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
+}
 
+/// The operations of the `commands` feature.
+#[cfg(feature = "commands")]
+impl Client {
     /// `GET /commands` (operation `listCommands`).
     ///
     /// ```ignore
@@ -554,17 +584,15 @@ impl Client {
     ///
     /// Sends none of the optional parameters; [`list_commands_with`](Self::list_commands_with)
     /// takes them.
-    #[cfg(feature = "commands")]
     pub async fn list_commands(
         &self,
     ) -> Result<ResponseValue<types::CommandStatus>, Error<ListCommandsError>> {
-        self.list_commands_with(ListCommandsOptions::default()).await
+        self.list_commands_with(Default::default()).await
     }
 
     /// [`list_commands`](Self::list_commands) with the optional parameters in `options`.
     ///
     /// `GET /commands` (operation `listCommands`).
-    #[cfg(feature = "commands")]
     pub async fn list_commands_with(
         &self,
         options: ListCommandsOptions,
@@ -589,7 +617,6 @@ impl Client {
     /// let body = serde_json::from_value(serde_json::json!([{"name": "string"}]))?;
     /// let response = client.put_commands(&body).await?;
     /// ```
-    #[cfg(feature = "commands")]
     pub async fn put_commands(
         &self,
         body: &Option<Vec<types::Command>>,
@@ -609,7 +636,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `reviews` feature.
+#[cfg(feature = "reviews")]
+impl Client {
     /// Either list may be left out, not both (github's requested reviewers).
     ///
     /// `POST /reviews` (operation `requestReviews`).
@@ -618,7 +649,6 @@ impl Client {
     /// let body = serde_json::from_value(serde_json::json!({}))?;
     /// let response = client.request_reviews(&body).await?;
     /// ```
-    #[cfg(feature = "reviews")]
     pub async fn request_reviews(
         &self,
         body: &types::RequestReviewsBody,
@@ -641,7 +671,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
+}
 
+/// The operations of the `gist-files` feature.
+#[cfg(feature = "gist-files")]
+impl Client {
     /// New content, a new name, or `{}` to delete the file (github's gist files).
     ///
     /// `PATCH /gist-files` (operation `editGistFile`).
@@ -650,7 +684,6 @@ impl Client {
     /// let body = serde_json::from_value(serde_json::json!({}))?;
     /// let response = client.edit_gist_file(&body).await?;
     /// ```
-    #[cfg(feature = "gist-files")]
     pub async fn edit_gist_file(
         &self,
         body: &types::EditGistFileBody,
@@ -673,7 +706,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
+}
 
+/// The operations of the `image-refs` feature.
+#[cfg(feature = "image-refs")]
+impl Client {
     /// A URL or a file id, not both (openai's image references).
     ///
     /// `POST /image-refs` (operation `addImageRef`).
@@ -682,7 +719,6 @@ impl Client {
     /// let body = serde_json::from_value(serde_json::json!({}))?;
     /// let response = client.add_image_ref(&body).await?;
     /// ```
-    #[cfg(feature = "image-refs")]
     pub async fn add_image_ref(
         &self,
         body: &types::AddImageRefBody,
@@ -705,14 +741,17 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
+}
 
+/// The operations of the `moderation` feature.
+#[cfg(feature = "moderation")]
+impl Client {
     /// `PUT /moderation` (operation `putModeration`).
     ///
     /// ```ignore
     /// let body = serde_json::from_value(serde_json::json!({}))?;
     /// let response = client.put_moderation(&body).await?;
     /// ```
-    #[cfg(feature = "moderation")]
     pub async fn put_moderation(
         &self,
         body: &std::collections::BTreeMap<String, String>,
@@ -741,7 +780,6 @@ impl Client {
     /// bytes.
     ///
     /// `PUT /moderation` (operation `putModeration`).
-    #[cfg(feature = "moderation")]
     pub async fn put_moderation_multipart(
         &self,
         body: &crate::runtime::multipart::Form,
@@ -778,247 +816,320 @@ impl Client {
 }
 
 #[cfg(feature = "records")]
-response::errors! {
-    /// The documented error answers of `addRecord`; the status and headers are on [`Error::Api`].
-    pub enum AddRecordError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_records::*;
+
+#[cfg(feature = "records")]
+mod operations_records {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `addRecord`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum AddRecordError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "labels")]
-response::errors! {
-    /// The documented error answers of `putLabels`; the status and headers are on [`Error::Api`].
-    pub enum PutLabelsError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_labels::*;
+
+#[cfg(feature = "labels")]
+mod operations_labels {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `putLabels`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum PutLabelsError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "shipments")]
-response::errors! {
-    /// The documented error answers of `addShipment`; the status and headers are on [`Error::Api`].
-    pub enum AddShipmentError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_shipments::*;
+
+#[cfg(feature = "shipments")]
+mod operations_shipments {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `addShipment`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum AddShipmentError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "gates")]
-response::errors! {
-    /// The documented error answers of `addGate`; the status and headers are on [`Error::Api`].
-    pub enum AddGateError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_gates::*;
+
+#[cfg(feature = "gates")]
+mod operations_gates {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `addGate`; the status and headers are on [`Error::Api`].
+        pub enum AddGateError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "gate-log")]
-response::errors! {
-    /// The documented error answers of `gateLog`; the status and headers are on [`Error::Api`].
-    pub enum GateLogError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_gate_log::*;
+
+#[cfg(feature = "gate-log")]
+mod operations_gate_log {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `gateLog`; the status and headers are on [`Error::Api`].
+        pub enum GateLogError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "gate-openings")]
-request::parameters! {
-    /// Optional parameters of `openGate`; `Default::default()` sets none, the `with_…` methods set
-    /// one each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct OpenGateOptions {
-        /// An enumeration of integers, which no Rust type holds (held to the schema as written).
-        /// (query parameter `floor`)
-        #[param("floor", with_floor, query)]
-        pub floor: Option<i64>,
-        /// Any side but `closed` (`not`, held to the schema as written).
-        /// (query parameter `side`)
-        #[param("side", with_side, query)]
-        pub side: Option<String>,
-    }
-}
+pub use operations_gate_openings::*;
 
 #[cfg(feature = "gate-openings")]
-response::errors! {
-    /// The documented error answers of `openGate`; the status and headers are on [`Error::Api`].
-    pub enum OpenGateError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+mod operations_gate_openings {
+    use super::*;
+
+    request::parameters! {
+        /// Optional parameters of `openGate`; `Default::default()` sets none, the `with_…` methods
+        /// set one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct OpenGateOptions {
+            /// An enumeration of integers, which no Rust type holds (held to the schema as
+            /// written).
+            /// (query parameter `floor`)
+            #[param("floor", with_floor, query)]
+            pub floor: Option<i64>,
+            /// Any side but `closed` (`not`, held to the schema as written).
+            /// (query parameter `side`)
+            #[param("side", with_side, query)]
+            pub side: Option<String>,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `openGate`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum OpenGateError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "gate-notes")]
-response::errors! {
-    /// The documented error answers of `addGateNote`; the status and headers are on [`Error::Api`].
-    pub enum AddGateNoteError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_gate_notes::*;
+
+#[cfg(feature = "gate-notes")]
+mod operations_gate_notes {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `addGateNote`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum AddGateNoteError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "gate-photos")]
-response::errors! {
-    /// The documented error answers of `addGatePhoto`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum AddGatePhotoError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_gate_photos::*;
+
+#[cfg(feature = "gate-photos")]
+mod operations_gate_photos {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `addGatePhoto`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum AddGatePhotoError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "gate-visits")]
-response::errors! {
-    /// The documented error answers of `addGateVisit`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum AddGateVisitError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_gate_visits::*;
+
+#[cfg(feature = "gate-visits")]
+mod operations_gate_visits {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `addGateVisit`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum AddGateVisitError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "commands")]
-request::parameters! {
-    /// Optional parameters of `listCommands`; `Default::default()` sets none, the `with_…` methods
-    /// set one each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct ListCommandsOptions {
-        /// A string whose one `allOf` part is an enum (its own `enum` is empty).
-        /// (query parameter `status`)
-        #[param("status", with_status, query)]
-        pub status: Option<types::CommandStatus>,
-    }
-}
+pub use operations_commands::*;
 
 #[cfg(feature = "commands")]
-response::errors! {
-    /// The documented error answers of `listCommands`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum ListCommandsError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
-    }
-}
+mod operations_commands {
+    use super::*;
 
-#[cfg(feature = "commands")]
-response::errors! {
-    /// The documented error answers of `putCommands`; the status and headers are on [`Error::Api`].
-    pub enum PutCommandsError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    request::parameters! {
+        /// Optional parameters of `listCommands`; `Default::default()` sets none, the `with_…`
+        /// methods set one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct ListCommandsOptions {
+            /// A string whose one `allOf` part is an enum (its own `enum` is empty).
+            /// (query parameter `status`)
+            #[param("status", with_status, query)]
+            pub status: Option<types::CommandStatus>,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `listCommands`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum ListCommandsError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `putCommands`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum PutCommandsError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "reviews")]
-response::errors! {
-    /// The documented error answers of `requestReviews`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum RequestReviewsError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_reviews::*;
+
+#[cfg(feature = "reviews")]
+mod operations_reviews {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `requestReviews`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum RequestReviewsError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "gist-files")]
-response::errors! {
-    /// The documented error answers of `editGistFile`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum EditGistFileError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_gist_files::*;
+
+#[cfg(feature = "gist-files")]
+mod operations_gist_files {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `editGistFile`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum EditGistFileError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "image-refs")]
-response::errors! {
-    /// The documented error answers of `addImageRef`; the status and headers are on [`Error::Api`].
-    pub enum AddImageRefError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_image_refs::*;
+
+#[cfg(feature = "image-refs")]
+mod operations_image_refs {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `addImageRef`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum AddImageRefError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "moderation")]
-response::errors! {
-    /// The documented error answers of `putModeration`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum PutModerationError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_moderation::*;
+
+#[cfg(feature = "moderation")]
+mod operations_moderation {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `putModeration`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum PutModerationError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }

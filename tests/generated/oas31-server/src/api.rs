@@ -40,6 +40,7 @@ use crate::runtime::problem::Problem;
 /// Every method has a default answering `501 Not Implemented` with the `Error` body, so an
 /// operation the document adds later does not break an implementation written before it
 /// (the price: the compiler does not point at an operation you forgot).
+#[allow(unused_variables)]
 pub trait Oas31Api: Send + Sync + 'static {
     /// Your error type; anything `Display` (e.g. `anyhow::Error`).
     type Error: std::fmt::Display + Send + 'static;
@@ -54,7 +55,6 @@ pub trait Oas31Api: Send + Sync + 'static {
         params: AddRecordParams,
         body: types::Record,
     ) -> impl Future<Output = Result<AddRecordResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(AddRecordResponse::Unimplemented) }
     }
 
@@ -66,7 +66,6 @@ pub trait Oas31Api: Send + Sync + 'static {
         params: PutLabelsParams,
         body: types::Labels,
     ) -> impl Future<Output = Result<PutLabelsResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(PutLabelsResponse::Unimplemented) }
     }
 
@@ -78,7 +77,6 @@ pub trait Oas31Api: Send + Sync + 'static {
         params: AddShipmentParams,
         body: types::Shipment,
     ) -> impl Future<Output = Result<AddShipmentResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(AddShipmentResponse::Unimplemented) }
     }
 
@@ -94,7 +92,6 @@ pub trait Oas31Api: Send + Sync + 'static {
         params: AddGateParams,
         body: types::Gate,
     ) -> impl Future<Output = Result<AddGateResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(AddGateResponse::Unimplemented) }
     }
 
@@ -109,7 +106,6 @@ pub trait Oas31Api: Send + Sync + 'static {
         ctx: &RequestContext,
         params: GateLogParams,
     ) -> impl Future<Output = Result<GateLogResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(GateLogResponse::Unimplemented) }
     }
 
@@ -124,7 +120,6 @@ pub trait Oas31Api: Send + Sync + 'static {
         ctx: &RequestContext,
         params: OpenGateParams,
     ) -> impl Future<Output = Result<OpenGateResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(OpenGateResponse::Unimplemented) }
     }
 
@@ -139,7 +134,6 @@ pub trait Oas31Api: Send + Sync + 'static {
         params: AddGateNoteParams,
         body: types::AddGateNoteBody,
     ) -> impl Future<Output = Result<AddGateNoteResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(AddGateNoteResponse::Unimplemented) }
     }
 
@@ -155,7 +149,6 @@ pub trait Oas31Api: Send + Sync + 'static {
         params: AddGatePhotoParams,
         body: Vec<u8>,
     ) -> impl Future<Output = Result<AddGatePhotoResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(AddGatePhotoResponse::Unimplemented) }
     }
 
@@ -171,7 +164,6 @@ pub trait Oas31Api: Send + Sync + 'static {
         params: AddGateVisitParams,
         body: Vec<u8>,
     ) -> impl Future<Output = Result<AddGateVisitResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(AddGateVisitResponse::Unimplemented) }
     }
 
@@ -182,7 +174,6 @@ pub trait Oas31Api: Send + Sync + 'static {
         ctx: &RequestContext,
         params: ListCommandsParams,
     ) -> impl Future<Output = Result<ListCommandsResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(ListCommandsResponse::Unimplemented) }
     }
 
@@ -199,7 +190,6 @@ pub trait Oas31Api: Send + Sync + 'static {
         params: PutCommandsParams,
         body: Option<Vec<types::Command>>,
     ) -> impl Future<Output = Result<PutCommandsResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(PutCommandsResponse::Unimplemented) }
     }
 
@@ -213,7 +203,6 @@ pub trait Oas31Api: Send + Sync + 'static {
         params: RequestReviewsParams,
         body: types::RequestReviewsBody,
     ) -> impl Future<Output = Result<RequestReviewsResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(RequestReviewsResponse::Unimplemented) }
     }
 
@@ -227,7 +216,6 @@ pub trait Oas31Api: Send + Sync + 'static {
         params: EditGistFileParams,
         body: types::EditGistFileBody,
     ) -> impl Future<Output = Result<EditGistFileResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(EditGistFileResponse::Unimplemented) }
     }
 
@@ -241,7 +229,6 @@ pub trait Oas31Api: Send + Sync + 'static {
         params: AddImageRefParams,
         body: types::AddImageRefBody,
     ) -> impl Future<Output = Result<AddImageRefResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(AddImageRefResponse::Unimplemented) }
     }
 
@@ -255,7 +242,6 @@ pub trait Oas31Api: Send + Sync + 'static {
             std::collections::BTreeMap<String, String>,
         >,
     ) -> impl Future<Output = Result<PutModerationResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(PutModerationResponse::Unimplemented) }
     }
 
@@ -268,395 +254,464 @@ pub trait Oas31Api: Send + Sync + 'static {
 }
 
 #[cfg(feature = "records")]
-params::declare! {
-    /// Parameters of `addRecord` (`POST /records`): none yet; one the document adds becomes a
-    /// field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct AddRecordParams {}
-}
+pub use operations_records::*;
 
 #[cfg(feature = "records")]
-response::answers! {
-    /// What `addRecord` answers: one variant per documented status, and
-    /// [`Unimplemented`](AddRecordResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum AddRecordResponse {
-        /// 200: The record as stored.
-        #[status(OK, json)]
-        Ok(types::Record),
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("addRecord")]
-        Unimplemented,
+mod operations_records {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `addRecord` (`POST /records`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct AddRecordParams {}
+    }
+
+    response::answers! {
+        /// What `addRecord` answers: one variant per documented status, and
+        /// [`Unimplemented`](AddRecordResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum AddRecordResponse {
+            /// 200: The record as stored.
+            Ok(types::Record) = json(200),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("addRecord"),
+        }
     }
 }
 
 #[cfg(feature = "labels")]
-params::declare! {
-    /// Parameters of `putLabels` (`PUT /labels`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct PutLabelsParams {}
-}
+pub use operations_labels::*;
 
 #[cfg(feature = "labels")]
-response::answers! {
-    /// What `putLabels` answers: one variant per documented status, and
-    /// [`Unimplemented`](PutLabelsResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum PutLabelsResponse {
-        /// 200: The labels as stored.
-        #[status(OK, json)]
-        Ok(types::Labels),
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("putLabels")]
-        Unimplemented,
+mod operations_labels {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `putLabels` (`PUT /labels`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct PutLabelsParams {}
+    }
+
+    response::answers! {
+        /// What `putLabels` answers: one variant per documented status, and
+        /// [`Unimplemented`](PutLabelsResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum PutLabelsResponse {
+            /// 200: The labels as stored.
+            Ok(types::Labels) = json(200),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("putLabels"),
+        }
     }
 }
 
 #[cfg(feature = "shipments")]
-params::declare! {
-    /// Parameters of `addShipment` (`POST /shipments`): none yet; one the document adds becomes a
-    /// field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct AddShipmentParams {}
-}
+pub use operations_shipments::*;
 
 #[cfg(feature = "shipments")]
-response::answers! {
-    /// What `addShipment` answers: one variant per documented status, and
-    /// [`Unimplemented`](AddShipmentResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum AddShipmentResponse {
-        /// 201: Stored.
-        #[status(CREATED, json)]
-        Created(types::Shipment),
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("addShipment")]
-        Unimplemented,
+mod operations_shipments {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `addShipment` (`POST /shipments`): none yet; one the document adds becomes
+        /// a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct AddShipmentParams {}
+    }
+
+    response::answers! {
+        /// What `addShipment` answers: one variant per documented status, and
+        /// [`Unimplemented`](AddShipmentResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum AddShipmentResponse {
+            /// 201: Stored.
+            Created(types::Shipment) = json(201),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("addShipment"),
+        }
     }
 }
 
 #[cfg(feature = "gates")]
-params::declare! {
-    /// Parameters of `addGate` (`POST /gates`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct AddGateParams {}
-}
+pub use operations_gates::*;
 
 #[cfg(feature = "gates")]
-response::answers! {
-    /// What `addGate` answers: one variant per documented status, and
-    /// [`Unimplemented`](AddGateResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum AddGateResponse {
-        /// 204: Stored.
-        #[status(NO_CONTENT)]
-        NoContent,
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("addGate")]
-        Unimplemented,
+mod operations_gates {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `addGate` (`POST /gates`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct AddGateParams {}
+    }
+
+    response::answers! {
+        /// What `addGate` answers: one variant per documented status, and
+        /// [`Unimplemented`](AddGateResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum AddGateResponse {
+            /// 204: Stored.
+            NoContent = empty(204),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("addGate"),
+        }
     }
 }
 
-/// Parameters of `gateLog` (`GET /gate-log`), parsed and checked.
 #[cfg(feature = "gate-log")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct GateLogParams {
-    /// The gate whose log to read.
-    /// (query parameter `gate`)
-    pub gate: String,
-}
+pub use operations_gate_log::*;
 
 #[cfg(feature = "gate-log")]
-response::answers! {
-    /// What `gateLog` answers: one variant per documented status, and
-    /// [`Unimplemented`](GateLogResponse::Unimplemented) for an implementation without the
-    /// operation.
+mod operations_gate_log {
+    use super::*;
+
+    /// Parameters of `gateLog` (`GET /gate-log`), parsed and checked.
     #[derive(Debug, Clone, PartialEq)]
-    pub enum GateLogResponse {
-        /// 204: The log is empty.
-        #[status(NO_CONTENT)]
-        NoContent,
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("gateLog")]
-        Unimplemented,
+    pub struct GateLogParams {
+        /// The gate whose log to read.
+        /// (query parameter `gate`)
+        pub gate: String,
+    }
+
+    response::answers! {
+        /// What `gateLog` answers: one variant per documented status, and
+        /// [`Unimplemented`](GateLogResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GateLogResponse {
+            /// 204: The log is empty.
+            NoContent = empty(204),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("gateLog"),
+        }
     }
 }
 
-/// Parameters of `openGate` (`POST /gate-openings`), parsed and checked.
 #[cfg(feature = "gate-openings")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct OpenGateParams {
-    /// An enumeration of integers, which no Rust type holds (held to the schema as written).
-    /// (query parameter `floor`)
-    pub floor: Option<i64>,
-    /// Any side but `closed` (`not`, held to the schema as written).
-    /// (query parameter `side`)
-    pub side: Option<String>,
-}
+pub use operations_gate_openings::*;
 
 #[cfg(feature = "gate-openings")]
-response::answers! {
-    /// What `openGate` answers: one variant per documented status, and
-    /// [`Unimplemented`](OpenGateResponse::Unimplemented) for an implementation without the
-    /// operation.
+mod operations_gate_openings {
+    use super::*;
+
+    /// Parameters of `openGate` (`POST /gate-openings`), parsed and checked.
     #[derive(Debug, Clone, PartialEq)]
-    pub enum OpenGateResponse {
-        /// 204: The gate opens.
-        #[status(NO_CONTENT)]
-        NoContent,
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("openGate")]
-        Unimplemented,
+    pub struct OpenGateParams {
+        /// An enumeration of integers, which no Rust type holds (held to the schema as written).
+        /// (query parameter `floor`)
+        pub floor: Option<i64>,
+        /// Any side but `closed` (`not`, held to the schema as written).
+        /// (query parameter `side`)
+        pub side: Option<String>,
+    }
+
+    response::answers! {
+        /// What `openGate` answers: one variant per documented status, and
+        /// [`Unimplemented`](OpenGateResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum OpenGateResponse {
+            /// 204: The gate opens.
+            NoContent = empty(204),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("openGate"),
+        }
     }
 }
 
 #[cfg(feature = "gate-notes")]
-params::declare! {
-    /// Parameters of `addGateNote` (`POST /gate-notes`): none yet; one the document adds becomes a
-    /// field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct AddGateNoteParams {}
-}
+pub use operations_gate_notes::*;
 
 #[cfg(feature = "gate-notes")]
-response::answers! {
-    /// What `addGateNote` answers: one variant per documented status, and
-    /// [`Unimplemented`](AddGateNoteResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum AddGateNoteResponse {
-        /// 204: Noted.
-        #[status(NO_CONTENT)]
-        NoContent,
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("addGateNote")]
-        Unimplemented,
+mod operations_gate_notes {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `addGateNote` (`POST /gate-notes`): none yet; one the document adds
+        /// becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct AddGateNoteParams {}
+    }
+
+    response::answers! {
+        /// What `addGateNote` answers: one variant per documented status, and
+        /// [`Unimplemented`](AddGateNoteResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum AddGateNoteResponse {
+            /// 204: Noted.
+            NoContent = empty(204),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("addGateNote"),
+        }
     }
 }
 
 #[cfg(feature = "gate-photos")]
-params::declare! {
-    /// Parameters of `addGatePhoto` (`POST /gate-photos`): none yet; one the document adds becomes
-    /// a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct AddGatePhotoParams {}
-}
+pub use operations_gate_photos::*;
 
 #[cfg(feature = "gate-photos")]
-response::answers! {
-    /// What `addGatePhoto` answers: one variant per documented status, and
-    /// [`Unimplemented`](AddGatePhotoResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum AddGatePhotoResponse {
-        /// 204: Filed.
-        #[status(NO_CONTENT)]
-        NoContent,
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("addGatePhoto")]
-        Unimplemented,
+mod operations_gate_photos {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `addGatePhoto` (`POST /gate-photos`): none yet; one the document adds
+        /// becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct AddGatePhotoParams {}
+    }
+
+    response::answers! {
+        /// What `addGatePhoto` answers: one variant per documented status, and
+        /// [`Unimplemented`](AddGatePhotoResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum AddGatePhotoResponse {
+            /// 204: Filed.
+            NoContent = empty(204),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("addGatePhoto"),
+        }
     }
 }
 
 #[cfg(feature = "gate-visits")]
-params::declare! {
-    /// Parameters of `addGateVisit` (`POST /gate-visits`): none yet; one the document adds becomes
-    /// a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct AddGateVisitParams {}
-}
+pub use operations_gate_visits::*;
 
 #[cfg(feature = "gate-visits")]
-response::answers! {
-    /// What `addGateVisit` answers: one variant per documented status, and
-    /// [`Unimplemented`](AddGateVisitResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum AddGateVisitResponse {
-        /// 204: Filed.
-        #[status(NO_CONTENT)]
-        NoContent,
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("addGateVisit")]
-        Unimplemented,
+mod operations_gate_visits {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `addGateVisit` (`POST /gate-visits`): none yet; one the document adds
+        /// becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct AddGateVisitParams {}
     }
-}
 
-/// Parameters of `listCommands` (`GET /commands`), parsed and checked.
-#[cfg(feature = "commands")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct ListCommandsParams {
-    /// A string whose one `allOf` part is an enum (its own `enum` is empty).
-    /// (query parameter `status`)
-    pub status: Option<types::CommandStatus>,
-}
-
-#[cfg(feature = "commands")]
-response::answers! {
-    /// What `listCommands` answers: one variant per documented status, and
-    /// [`Unimplemented`](ListCommandsResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum ListCommandsResponse {
-        /// 200: The status asked for.
-        #[status(OK, json)]
-        Ok(types::CommandStatus),
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("listCommands")]
-        Unimplemented,
+    response::answers! {
+        /// What `addGateVisit` answers: one variant per documented status, and
+        /// [`Unimplemented`](AddGateVisitResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum AddGateVisitResponse {
+            /// 204: Filed.
+            NoContent = empty(204),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("addGateVisit"),
+        }
     }
 }
 
 #[cfg(feature = "commands")]
-params::declare! {
-    /// Parameters of `putCommands` (`PUT /commands`): none yet; one the document adds becomes a
-    /// field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct PutCommandsParams {}
-}
+pub use operations_commands::*;
 
 #[cfg(feature = "commands")]
-response::answers! {
-    /// What `putCommands` answers: one variant per documented status, and
-    /// [`Unimplemented`](PutCommandsResponse::Unimplemented) for an implementation without the
-    /// operation.
+mod operations_commands {
+    use super::*;
+
+    /// Parameters of `listCommands` (`GET /commands`), parsed and checked.
     #[derive(Debug, Clone, PartialEq)]
-    pub enum PutCommandsResponse {
-        /// 200: The list as stored.
-        #[status(OK, json)]
-        Ok(Option<Vec<types::Command>>),
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("putCommands")]
-        Unimplemented,
+    pub struct ListCommandsParams {
+        /// A string whose one `allOf` part is an enum (its own `enum` is empty).
+        /// (query parameter `status`)
+        pub status: Option<types::CommandStatus>,
+    }
+
+    response::answers! {
+        /// What `listCommands` answers: one variant per documented status, and
+        /// [`Unimplemented`](ListCommandsResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum ListCommandsResponse {
+            /// 200: The status asked for.
+            Ok(types::CommandStatus) = json(200),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("listCommands"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `putCommands` (`PUT /commands`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct PutCommandsParams {}
+    }
+
+    response::answers! {
+        /// What `putCommands` answers: one variant per documented status, and
+        /// [`Unimplemented`](PutCommandsResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum PutCommandsResponse {
+            /// 200: The list as stored.
+            Ok(Option<Vec<types::Command>>) = json(200),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("putCommands"),
+        }
     }
 }
 
 #[cfg(feature = "reviews")]
-params::declare! {
-    /// Parameters of `requestReviews` (`POST /reviews`): none yet; one the document adds becomes a
-    /// field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct RequestReviewsParams {}
-}
+pub use operations_reviews::*;
 
 #[cfg(feature = "reviews")]
-response::answers! {
-    /// What `requestReviews` answers: one variant per documented status, and
-    /// [`Unimplemented`](RequestReviewsResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum RequestReviewsResponse {
-        /// 204: Requested.
-        #[status(NO_CONTENT)]
-        NoContent,
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("requestReviews")]
-        Unimplemented,
+mod operations_reviews {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `requestReviews` (`POST /reviews`): none yet; one the document adds
+        /// becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct RequestReviewsParams {}
+    }
+
+    response::answers! {
+        /// What `requestReviews` answers: one variant per documented status, and
+        /// [`Unimplemented`](RequestReviewsResponse::Unimplemented) for an implementation without
+        /// the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum RequestReviewsResponse {
+            /// 204: Requested.
+            NoContent = empty(204),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("requestReviews"),
+        }
     }
 }
 
 #[cfg(feature = "gist-files")]
-params::declare! {
-    /// Parameters of `editGistFile` (`PATCH /gist-files`): none yet; one the document adds becomes
-    /// a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct EditGistFileParams {}
-}
+pub use operations_gist_files::*;
 
 #[cfg(feature = "gist-files")]
-response::answers! {
-    /// What `editGistFile` answers: one variant per documented status, and
-    /// [`Unimplemented`](EditGistFileResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum EditGistFileResponse {
-        /// 204: Edited.
-        #[status(NO_CONTENT)]
-        NoContent,
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("editGistFile")]
-        Unimplemented,
+mod operations_gist_files {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `editGistFile` (`PATCH /gist-files`): none yet; one the document adds
+        /// becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct EditGistFileParams {}
+    }
+
+    response::answers! {
+        /// What `editGistFile` answers: one variant per documented status, and
+        /// [`Unimplemented`](EditGistFileResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum EditGistFileResponse {
+            /// 204: Edited.
+            NoContent = empty(204),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("editGistFile"),
+        }
     }
 }
 
 #[cfg(feature = "image-refs")]
-params::declare! {
-    /// Parameters of `addImageRef` (`POST /image-refs`): none yet; one the document adds becomes a
-    /// field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct AddImageRefParams {}
-}
+pub use operations_image_refs::*;
 
 #[cfg(feature = "image-refs")]
-response::answers! {
-    /// What `addImageRef` answers: one variant per documented status, and
-    /// [`Unimplemented`](AddImageRefResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum AddImageRefResponse {
-        /// 204: Added.
-        #[status(NO_CONTENT)]
-        NoContent,
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("addImageRef")]
-        Unimplemented,
+mod operations_image_refs {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `addImageRef` (`POST /image-refs`): none yet; one the document adds
+        /// becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct AddImageRefParams {}
+    }
+
+    response::answers! {
+        /// What `addImageRef` answers: one variant per documented status, and
+        /// [`Unimplemented`](AddImageRefResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum AddImageRefResponse {
+            /// 204: Added.
+            NoContent = empty(204),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("addImageRef"),
+        }
     }
 }
 
 #[cfg(feature = "moderation")]
-params::declare! {
-    /// Parameters of `putModeration` (`PUT /moderation`): none yet; one the document adds becomes a
-    /// field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct PutModerationParams {}
-}
+pub use operations_moderation::*;
 
 #[cfg(feature = "moderation")]
-response::answers! {
-    /// What `putModeration` answers: one variant per documented status, and
-    /// [`Unimplemented`](PutModerationResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum PutModerationResponse {
-        /// 204: Stored.
-        #[status(NO_CONTENT)]
-        NoContent,
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("putModeration")]
-        Unimplemented,
+mod operations_moderation {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `putModeration` (`PUT /moderation`): none yet; one the document adds
+        /// becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct PutModerationParams {}
+    }
+
+    response::answers! {
+        /// What `putModeration` answers: one variant per documented status, and
+        /// [`Unimplemented`](PutModerationResponse::Unimplemented) for an implementation without
+        /// the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum PutModerationResponse {
+            /// 204: Stored.
+            NoContent = empty(204),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("putModeration"),
+        }
     }
 }

@@ -44,46 +44,55 @@ pub mod operations {
     ///   (`POST /records`)
     #[cfg(feature = "records")]
     pub mod records {}
+
     /// The operations of `labels`.
     ///
     /// - [`put_labels`](crate::Oas31Api::put_labels) (`PUT /labels`)
     #[cfg(feature = "labels")]
     pub mod labels {}
+
     /// The operations of `shipments`.
     ///
     /// - [`add_shipment`](crate::Oas31Api::add_shipment) (`POST /shipments`)
     #[cfg(feature = "shipments")]
     pub mod shipments {}
+
     /// The operations of `gates`.
     ///
     /// - [`add_gate`](crate::Oas31Api::add_gate) (`POST /gates`)
     #[cfg(feature = "gates")]
     pub mod gates {}
+
     /// The operations of `gate-log`.
     ///
     /// - [`gate_log`](crate::Oas31Api::gate_log) (`GET /gate-log`)
     #[cfg(feature = "gate-log")]
     pub mod gate_log {}
+
     /// The operations of `gate-openings`.
     ///
     /// - [`open_gate`](crate::Oas31Api::open_gate) (`POST /gate-openings`)
     #[cfg(feature = "gate-openings")]
     pub mod gate_openings {}
+
     /// The operations of `gate-notes`.
     ///
     /// - [`add_gate_note`](crate::Oas31Api::add_gate_note) (`POST /gate-notes`)
     #[cfg(feature = "gate-notes")]
     pub mod gate_notes {}
+
     /// The operations of `gate-photos`.
     ///
     /// - [`add_gate_photo`](crate::Oas31Api::add_gate_photo) (`POST /gate-photos`)
     #[cfg(feature = "gate-photos")]
     pub mod gate_photos {}
+
     /// The operations of `gate-visits`.
     ///
     /// - [`add_gate_visit`](crate::Oas31Api::add_gate_visit) (`POST /gate-visits`)
     #[cfg(feature = "gate-visits")]
     pub mod gate_visits {}
+
     /// The operations of `commands`.
     ///
     /// - [`list_commands`](crate::Oas31Api::list_commands) (`GET /commands`)
@@ -91,21 +100,25 @@ pub mod operations {
     ///   it. (`PUT /commands`)
     #[cfg(feature = "commands")]
     pub mod commands {}
+
     /// The operations of `reviews`.
     ///
     /// - [`request_reviews`](crate::Oas31Api::request_reviews) (`POST /reviews`)
     #[cfg(feature = "reviews")]
     pub mod reviews {}
+
     /// The operations of `gist-files`.
     ///
     /// - [`edit_gist_file`](crate::Oas31Api::edit_gist_file) (`PATCH /gist-files`)
     #[cfg(feature = "gist-files")]
     pub mod gist_files {}
+
     /// The operations of `image-refs`.
     ///
     /// - [`add_image_ref`](crate::Oas31Api::add_image_ref) (`POST /image-refs`)
     #[cfg(feature = "image-refs")]
     pub mod image_refs {}
+
     /// The operations of `moderation`.
     ///
     /// - [`put_moderation`](crate::Oas31Api::put_moderation) (`PUT /moderation`)

@@ -219,607 +219,724 @@ pub async fn test_server<A: Oas31Api>(
     TestServer::start(app, &config, &base).await
 }
 
-/// `POST /records`: see [`Oas31Api::add_record`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
 #[cfg(feature = "records")]
-fn handle_add_record<A: Oas31Api>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = AddRecordParams {};
-            let body = {
-                static SCHEMA: Held = Held::new(
-                    &crate::document::DOCUMENT,
-                    "/paths/~1records/post/requestBody/content/application~1json/schema",
-                    true,
-                );
-                body::read_json_held::<
-                    types::Record,
-                >(&parts, body, body_limit, true, &SCHEMA)
-                    .await?
-            };
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let mut errors = Violations::new();
-            body.validate("", &mut errors);
-            errors.check()?;
-            let ctx = RequestContext::new("addRecord", scheme, parts);
-            let outcome = A::add_record(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
+use operations_records::*;
 
-/// `PUT /labels`: see [`Oas31Api::put_labels`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
-#[cfg(feature = "labels")]
-fn handle_put_labels<A: Oas31Api>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = PutLabelsParams {};
-            let body = {
-                static SCHEMA: Held = Held::new(
-                    &crate::document::DOCUMENT,
-                    "/paths/~1labels/put/requestBody/content/application~1json/schema",
-                    true,
-                );
-                body::read_json_held::<
-                    types::Labels,
-                >(&parts, body, body_limit, true, &SCHEMA)
-                    .await?
-            };
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let mut errors = Violations::new();
-            body.validate("", &mut errors);
-            errors.check()?;
-            let ctx = RequestContext::new("putLabels", scheme, parts);
-            let outcome = A::put_labels(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
+#[cfg(feature = "records")]
+mod operations_records {
+    use super::*;
 
-/// `POST /shipments`: see [`Oas31Api::add_shipment`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
-#[cfg(feature = "shipments")]
-fn handle_add_shipment<A: Oas31Api>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = AddShipmentParams {};
-            let body = {
-                static SCHEMA: Held = Held::new(
-                    &crate::document::DOCUMENT,
-                    "/paths/~1shipments/post/requestBody/content/application~1json/schema",
-                    true,
-                );
-                body::read_json_held::<
-                    types::Shipment,
-                >(&parts, body, body_limit, true, &SCHEMA)
-                    .await?
-            };
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let mut errors = Violations::new();
-            body.validate("", &mut errors);
-            errors.check()?;
-            let ctx = RequestContext::new("addShipment", scheme, parts);
-            let outcome = A::add_shipment(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-/// `POST /gates`: see [`Oas31Api::add_gate`]. Authorizes, reads and checks the request, then calls
-/// the implementation.
-#[cfg(feature = "gates")]
-fn handle_add_gate<A: Oas31Api>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = AddGateParams {};
-            let body = {
-                static SCHEMA: Held = Held::new(
-                    &crate::document::DOCUMENT,
-                    "/paths/~1gates/post/requestBody/content/application~1json/schema",
-                    true,
-                );
-                body::read_json_held::<
-                    types::Gate,
-                >(&parts, body, body_limit, true, &SCHEMA)
-                    .await?
-            };
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let mut errors = Violations::new();
-            body.validate("", &mut errors);
-            errors.check()?;
-            let ctx = RequestContext::new("addGate", scheme, parts);
-            let outcome = A::add_gate(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-/// `GET /gate-log`: see [`Oas31Api::gate_log`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
-#[cfg(feature = "gate-log")]
-fn handle_gate_log<A: Oas31Api>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let gate: Option<String> = raw
-                    .required(Location::Query, "gate", &mut errors);
-                let out = &mut errors;
-                if let Some(value) = &gate {
-                    let at = "query/gate";
-                    validate::check_max_length(value, 8, at, out);
-                }
-                let Some(gate) = gate else {
-                    return Err(errors.into_problem());
+    /// `POST /records`: see [`Oas31Api::add_record`]. Authorizes, reads and checks the request,
+    /// then calls the implementation.
+    pub(super) fn handle_add_record<A: Oas31Api>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = AddRecordParams {};
+                let body = {
+                    static SCHEMA: Held = Held::new(
+                        &crate::document::DOCUMENT,
+                        "/paths/~1records/post/requestBody/content/application~1json/schema",
+                        true,
+                    );
+                    body::read_json_held::<
+                        types::Record,
+                    >(&parts, body, body_limit, true, &SCHEMA)
+                        .await?
                 };
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let mut errors = Violations::new();
+                body.validate("", &mut errors);
                 errors.check()?;
-                GateLogParams { gate }
-            };
-            let ctx = RequestContext::new("gateLog", scheme, parts);
-            let outcome = A::gate_log(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-/// `POST /gate-openings`: see [`Oas31Api::open_gate`].
-#[cfg(feature = "gate-openings")]
-fn handle_open_gate<A: Oas31Api>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let key_checked = {
-        let mut errors = Violations::new();
-        let raw = RawParams::from_parts(&parts, PathParams::none());
-        let key: Option<String> = raw
-            .required(Location::Header, "Idempotency-Key", &mut errors);
-        let out = &mut errors;
-        if let Some(value) = &key {
-            let at = "header/Idempotency-Key";
-            validate::check_min_length(value, 1, at, out);
-            validate::check_max_length(value, 300, at, out);
-        }
-        errors.check().map_err(Box::new)
-    };
-    let replayable = key_checked.is_ok();
-    idempotency::serve_replayable(
-        rt,
-        "openGate",
-        replayable,
-        parts,
-        body,
-        &[],
-        move |parts, body| { serve_open_gate(api, key_checked, parts, body) },
-    )
-}
-
-/// Authorizes, reads and checks a `openGate` request, then calls the implementation.
-#[cfg(feature = "gate-openings")]
-fn serve_open_gate<A: Oas31Api>(
-    api: Arc<A>,
-    key_checked: Result<(), Box<Problem>>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        key_checked.map_err(|problem| *problem)?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let floor: Option<i64> = raw.optional(Location::Query, "floor", &mut errors);
-            let side: Option<String> = raw
-                .optional(Location::Query, "side", &mut errors);
-            let out = &mut errors;
-            if let Some(value) = &floor {
-                let at = "query/floor";
-                static SCHEMA: Held = Held::new(
-                    &crate::document::DOCUMENT,
-                    "/paths/~1gate-openings/post/parameters/1/schema",
-                    true,
-                );
-                SCHEMA.check_typed(value, at, out);
-            }
-            if let Some(value) = &side {
-                let at = "query/side";
-                static SCHEMA: Held = Held::new(
-                    &crate::document::DOCUMENT,
-                    "/paths/~1gate-openings/post/parameters/2/schema",
-                    true,
-                );
-                SCHEMA.check_typed(value, at, out);
-            }
-            errors.check()?;
-            OpenGateParams { floor, side }
-        };
-        let ctx = RequestContext::new("openGate", scheme, parts);
-        let outcome = A::open_gate(&api, &ctx, params).await;
-        response::answer(outcome, |error| api.handle_error(&ctx, error))
+                let ctx = RequestContext::new("addRecord", scheme, parts);
+                let outcome = A::add_record(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
     }
 }
 
-/// `POST /gate-notes`: see [`Oas31Api::add_gate_note`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
-#[cfg(feature = "gate-notes")]
-fn handle_add_gate_note<A: Oas31Api>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = AddGateNoteParams {};
-            let body = {
-                static SCHEMA: Held = Held::new(
-                    &crate::document::DOCUMENT,
-                    "/paths/~1gate-notes/post/requestBody/content/application~1x-www-form-urlencoded/schema",
-                    true,
-                );
-                body::read_form_held::<
-                    types::AddGateNoteBody,
-                >(&parts, body, body_limit, true, &SCHEMA)
-                    .await?
-            };
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
+#[cfg(feature = "labels")]
+use operations_labels::*;
+
+#[cfg(feature = "labels")]
+mod operations_labels {
+    use super::*;
+
+    /// `PUT /labels`: see [`Oas31Api::put_labels`]. Authorizes, reads and checks the request, then
+    /// calls the implementation.
+    pub(super) fn handle_put_labels<A: Oas31Api>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = PutLabelsParams {};
+                let body = {
+                    static SCHEMA: Held = Held::new(
+                        &crate::document::DOCUMENT,
+                        "/paths/~1labels/put/requestBody/content/application~1json/schema",
+                        true,
+                    );
+                    body::read_json_held::<
+                        types::Labels,
+                    >(&parts, body, body_limit, true, &SCHEMA)
+                        .await?
+                };
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let mut errors = Violations::new();
+                body.validate("", &mut errors);
+                errors.check()?;
+                let ctx = RequestContext::new("putLabels", scheme, parts);
+                let outcome = A::put_labels(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+}
+
+#[cfg(feature = "shipments")]
+use operations_shipments::*;
+
+#[cfg(feature = "shipments")]
+mod operations_shipments {
+    use super::*;
+
+    /// `POST /shipments`: see [`Oas31Api::add_shipment`]. Authorizes, reads and checks the request,
+    /// then calls the implementation.
+    pub(super) fn handle_add_shipment<A: Oas31Api>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = AddShipmentParams {};
+                let body = {
+                    static SCHEMA: Held = Held::new(
+                        &crate::document::DOCUMENT,
+                        "/paths/~1shipments/post/requestBody/content/application~1json/schema",
+                        true,
+                    );
+                    body::read_json_held::<
+                        types::Shipment,
+                    >(&parts, body, body_limit, true, &SCHEMA)
+                        .await?
+                };
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let mut errors = Violations::new();
+                body.validate("", &mut errors);
+                errors.check()?;
+                let ctx = RequestContext::new("addShipment", scheme, parts);
+                let outcome = A::add_shipment(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+}
+
+#[cfg(feature = "gates")]
+use operations_gates::*;
+
+#[cfg(feature = "gates")]
+mod operations_gates {
+    use super::*;
+
+    /// `POST /gates`: see [`Oas31Api::add_gate`]. Authorizes, reads and checks the request, then
+    /// calls the implementation.
+    pub(super) fn handle_add_gate<A: Oas31Api>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = AddGateParams {};
+                let body = {
+                    static SCHEMA: Held = Held::new(
+                        &crate::document::DOCUMENT,
+                        "/paths/~1gates/post/requestBody/content/application~1json/schema",
+                        true,
+                    );
+                    body::read_json_held::<
+                        types::Gate,
+                    >(&parts, body, body_limit, true, &SCHEMA)
+                        .await?
+                };
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let mut errors = Violations::new();
+                body.validate("", &mut errors);
+                errors.check()?;
+                let ctx = RequestContext::new("addGate", scheme, parts);
+                let outcome = A::add_gate(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+}
+
+#[cfg(feature = "gate-log")]
+use operations_gate_log::*;
+
+#[cfg(feature = "gate-log")]
+mod operations_gate_log {
+    use super::*;
+
+    /// `GET /gate-log`: see [`Oas31Api::gate_log`]. Authorizes, reads and checks the request, then
+    /// calls the implementation.
+    pub(super) fn handle_gate_log<A: Oas31Api>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, parts, _body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = {
+                    let mut errors = Violations::new();
+                    let raw = RawParams::from_parts(&parts, PathParams::none());
+                    let gate: Option<String> = raw
+                        .required(Location::Query, "gate", &mut errors);
+                    let out = &mut errors;
+                    if let Some(value) = &gate {
+                        let at = "query/gate";
+                        validate::check_max_length(value, 8, at, out);
+                    }
+                    let Some(gate) = gate else {
+                        return Err(errors.into_problem());
+                    };
+                    errors.check()?;
+                    GateLogParams { gate }
+                };
+                let ctx = RequestContext::new("gateLog", scheme, parts);
+                let outcome = A::gate_log(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+}
+
+#[cfg(feature = "gate-openings")]
+use operations_gate_openings::*;
+
+#[cfg(feature = "gate-openings")]
+mod operations_gate_openings {
+    use super::*;
+
+    /// `POST /gate-openings`: see [`Oas31Api::open_gate`].
+    pub(super) fn handle_open_gate<A: Oas31Api>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        let (parts, body) = request.into_parts();
+        let rt = Runtime::from_parts(&parts);
+        let key_checked = {
             let mut errors = Violations::new();
-            body.validate("", &mut errors);
-            errors.check()?;
-            let ctx = RequestContext::new("addGateNote", scheme, parts);
-            let outcome = A::add_gate_note(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
+            let raw = RawParams::from_parts(&parts, PathParams::none());
+            let key: Option<String> = raw
+                .required(Location::Header, "Idempotency-Key", &mut errors);
+            let out = &mut errors;
+            if let Some(value) = &key {
+                let at = "header/Idempotency-Key";
+                validate::check_min_length(value, 1, at, out);
+                validate::check_max_length(value, 300, at, out);
+            }
+            errors.check().map_err(Box::new)
+        };
+        let replayable = key_checked.is_ok();
+        idempotency::serve_replayable(
+            rt,
+            "openGate",
+            replayable,
+            parts,
+            body,
+            &[],
+            move |parts, body| { serve_open_gate(api, key_checked, parts, body) },
+        )
+    }
 
-/// `POST /gate-photos`: see [`Oas31Api::add_gate_photo`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
-#[cfg(feature = "gate-photos")]
-fn handle_add_gate_photo<A: Oas31Api>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
+    /// Authorizes, reads and checks a `openGate` request, then calls the implementation.
+    fn serve_open_gate<A: Oas31Api>(
+        api: Arc<A>,
+        key_checked: Result<(), Box<Problem>>,
+        parts: http::request::Parts,
+        _body: Body,
+    ) -> impl Future<Output = Result<Response, Problem>> + Send {
+        async move {
             let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = AddGatePhotoParams {};
-            let body = match body::read_multipart_as::<
-                types::AddGatePhotoBody,
-            >(&parts, body, body_limit, true)
-                .await?
-            {
-                Some((form, raw)) => {
-                    let mut errors = Violations::new();
-                    static SCHEMA: Held = Held::new(
-                        &crate::document::DOCUMENT,
-                        "/paths/~1gate-photos/post/requestBody/content/multipart~1form-data/schema",
-                        true,
-                    );
-                    SCHEMA.check_form(&form, "", &mut errors, true);
-                    errors.check()?;
-                    let mut errors = Violations::new();
-                    form.validate("", &mut errors);
-                    errors.check()?;
-                    Some(raw)
-                }
-                None => None,
-            };
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let ctx = RequestContext::new("addGatePhoto", scheme, parts);
-            let outcome = A::add_gate_photo(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-/// `POST /gate-visits`: see [`Oas31Api::add_gate_visit`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
-#[cfg(feature = "gate-visits")]
-fn handle_add_gate_visit<A: Oas31Api>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = AddGateVisitParams {};
-            let body = match body::read_multipart_as::<
-                types::AddGateVisitBody,
-            >(&parts, body, body_limit, true)
-                .await?
-            {
-                Some((form, raw)) => {
-                    let mut errors = Violations::new();
-                    static SCHEMA: Held = Held::new(
-                        &crate::document::DOCUMENT,
-                        "/paths/~1gate-visits/post/requestBody/content/multipart~1form-data/schema",
-                        true,
-                    );
-                    SCHEMA.check_form(&form, "", &mut errors, true);
-                    errors.check()?;
-                    errors.check()?;
-                    Some(raw)
-                }
-                None => None,
-            };
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let ctx = RequestContext::new("addGateVisit", scheme, parts);
-            let outcome = A::add_gate_visit(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-/// `GET /commands`: see [`Oas31Api::list_commands`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
-#[cfg(feature = "commands")]
-fn handle_list_commands<A: Oas31Api>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+            key_checked.map_err(|problem| *problem)?;
             let params = {
                 let mut errors = Violations::new();
                 let raw = RawParams::from_parts(&parts, PathParams::none());
-                let status: Option<types::CommandStatus> = raw
-                    .optional(Location::Query, "status", &mut errors);
+                let floor: Option<i64> = raw
+                    .optional(Location::Query, "floor", &mut errors);
+                let side: Option<String> = raw
+                    .optional(Location::Query, "side", &mut errors);
                 let out = &mut errors;
-                if let Some(value) = &status {
-                    let at = "query/status";
+                if let Some(value) = &floor {
+                    let at = "query/floor";
                     static SCHEMA: Held = Held::new(
                         &crate::document::DOCUMENT,
-                        "/paths/~1commands/get/parameters/0/schema",
+                        "/paths/~1gate-openings/post/parameters/1/schema",
+                        true,
+                    );
+                    SCHEMA.check_typed(value, at, out);
+                }
+                if let Some(value) = &side {
+                    let at = "query/side";
+                    static SCHEMA: Held = Held::new(
+                        &crate::document::DOCUMENT,
+                        "/paths/~1gate-openings/post/parameters/2/schema",
                         true,
                     );
                     SCHEMA.check_typed(value, at, out);
                 }
                 errors.check()?;
-                ListCommandsParams { status }
+                OpenGateParams { floor, side }
             };
-            let ctx = RequestContext::new("listCommands", scheme, parts);
-            let outcome = A::list_commands(&api, &ctx, params).await;
+            let ctx = RequestContext::new("openGate", scheme, parts);
+            let outcome = A::open_gate(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+        }
+    }
 }
 
-/// `PUT /commands`: see [`Oas31Api::put_commands`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
-#[cfg(feature = "commands")]
-fn handle_put_commands<A: Oas31Api>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = PutCommandsParams {};
-            let body = {
-                static SCHEMA: Held = Held::new(
-                    &crate::document::DOCUMENT,
-                    "/paths/~1commands/put/requestBody/content/application~1json/schema",
-                    true,
-                );
-                body::read_json_held::<
-                    Option<Vec<types::Command>>,
-                >(&parts, body, body_limit, true, &SCHEMA)
-                    .await?
-            };
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let mut errors = Violations::new();
-            let value = &body;
-            {
-                if let Some(value) = value {
-                    let out = &mut errors;
-                    validate::check_max_items(value, 3, "body", out);
-                }
-            }
-            body.validate("", &mut errors);
-            errors.check()?;
-            let ctx = RequestContext::new("putCommands", scheme, parts);
-            let outcome = A::put_commands(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
+#[cfg(feature = "gate-notes")]
+use operations_gate_notes::*;
 
-/// `POST /reviews`: see [`Oas31Api::request_reviews`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
-#[cfg(feature = "reviews")]
-fn handle_request_reviews<A: Oas31Api>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = RequestReviewsParams {};
-            let body = {
-                static SCHEMA: Held = Held::new(
-                    &crate::document::DOCUMENT,
-                    "/paths/~1reviews/post/requestBody/content/application~1json/schema",
-                    true,
-                );
-                body::read_json_held::<
-                    types::RequestReviewsBody,
-                >(&parts, body, body_limit, true, &SCHEMA)
-                    .await?
-            };
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let mut errors = Violations::new();
-            body.validate("", &mut errors);
-            errors.check()?;
-            let ctx = RequestContext::new("requestReviews", scheme, parts);
-            let outcome = A::request_reviews(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
+#[cfg(feature = "gate-notes")]
+mod operations_gate_notes {
+    use super::*;
 
-/// `PATCH /gist-files`: see [`Oas31Api::edit_gist_file`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
-#[cfg(feature = "gist-files")]
-fn handle_edit_gist_file<A: Oas31Api>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = EditGistFileParams {};
-            let body = {
-                static SCHEMA: Held = Held::new(
-                    &crate::document::DOCUMENT,
-                    "/paths/~1gist-files/patch/requestBody/content/application~1json/schema",
-                    true,
-                );
-                body::read_json_held::<
-                    types::EditGistFileBody,
-                >(&parts, body, body_limit, true, &SCHEMA)
-                    .await?
-            };
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let mut errors = Violations::new();
-            body.validate("", &mut errors);
-            errors.check()?;
-            let ctx = RequestContext::new("editGistFile", scheme, parts);
-            let outcome = A::edit_gist_file(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-/// `POST /image-refs`: see [`Oas31Api::add_image_ref`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
-#[cfg(feature = "image-refs")]
-fn handle_add_image_ref<A: Oas31Api>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = AddImageRefParams {};
-            let body = {
-                static SCHEMA: Held = Held::new(
-                    &crate::document::DOCUMENT,
-                    "/paths/~1image-refs/post/requestBody/content/application~1json/schema",
-                    true,
-                );
-                body::read_json_held::<
-                    types::AddImageRefBody,
-                >(&parts, body, body_limit, true, &SCHEMA)
-                    .await?
-            };
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let mut errors = Violations::new();
-            body.validate("", &mut errors);
-            errors.check()?;
-            let ctx = RequestContext::new("addImageRef", scheme, parts);
-            let outcome = A::add_image_ref(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-/// `PUT /moderation`: see [`Oas31Api::put_moderation`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
-#[cfg(feature = "moderation")]
-fn handle_put_moderation<A: Oas31Api>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = PutModerationParams {};
-            let body = {
-                let media = body::media_type(&parts).unwrap_or_default();
-                if body::media_type_matches(&media, &["multipart/form-data"]) {
-                    match body::read_multipart_as::<
-                        std::collections::BTreeMap<String, String>,
-                    >(&parts, body, body_limit, true)
+    /// `POST /gate-notes`: see [`Oas31Api::add_gate_note`]. Authorizes, reads and checks the
+    /// request, then calls the implementation.
+    pub(super) fn handle_add_gate_note<A: Oas31Api>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = AddGateNoteParams {};
+                let body = {
+                    static SCHEMA: Held = Held::new(
+                        &crate::document::DOCUMENT,
+                        "/paths/~1gate-notes/post/requestBody/content/application~1x-www-form-urlencoded/schema",
+                        true,
+                    );
+                    body::read_form_held::<
+                        types::AddGateNoteBody,
+                    >(&parts, body, body_limit, true, &SCHEMA)
                         .await?
-                    {
-                        Some((form, raw)) => {
-                            let mut errors = Violations::new();
-                            {
-                                let value = &form;
+                };
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let mut errors = Violations::new();
+                body.validate("", &mut errors);
+                errors.check()?;
+                let ctx = RequestContext::new("addGateNote", scheme, parts);
+                let outcome = A::add_gate_note(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+}
+
+#[cfg(feature = "gate-photos")]
+use operations_gate_photos::*;
+
+#[cfg(feature = "gate-photos")]
+mod operations_gate_photos {
+    use super::*;
+
+    /// `POST /gate-photos`: see [`Oas31Api::add_gate_photo`]. Authorizes, reads and checks the
+    /// request, then calls the implementation.
+    pub(super) fn handle_add_gate_photo<A: Oas31Api>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = AddGatePhotoParams {};
+                let body = match body::read_multipart_as::<
+                    types::AddGatePhotoBody,
+                >(&parts, body, body_limit, true)
+                    .await?
+                {
+                    Some((form, raw)) => {
+                        let mut errors = Violations::new();
+                        static SCHEMA: Held = Held::new(
+                            &crate::document::DOCUMENT,
+                            "/paths/~1gate-photos/post/requestBody/content/multipart~1form-data/schema",
+                            true,
+                        );
+                        SCHEMA.check_form(&form, "", &mut errors, true);
+                        errors.check()?;
+                        let mut errors = Violations::new();
+                        form.validate("", &mut errors);
+                        errors.check()?;
+                        Some(raw)
+                    }
+                    None => None,
+                };
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let ctx = RequestContext::new("addGatePhoto", scheme, parts);
+                let outcome = A::add_gate_photo(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+}
+
+#[cfg(feature = "gate-visits")]
+use operations_gate_visits::*;
+
+#[cfg(feature = "gate-visits")]
+mod operations_gate_visits {
+    use super::*;
+
+    /// `POST /gate-visits`: see [`Oas31Api::add_gate_visit`]. Authorizes, reads and checks the
+    /// request, then calls the implementation.
+    pub(super) fn handle_add_gate_visit<A: Oas31Api>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = AddGateVisitParams {};
+                let body = match body::read_multipart_as::<
+                    types::AddGateVisitBody,
+                >(&parts, body, body_limit, true)
+                    .await?
+                {
+                    Some((form, raw)) => {
+                        let mut errors = Violations::new();
+                        static SCHEMA: Held = Held::new(
+                            &crate::document::DOCUMENT,
+                            "/paths/~1gate-visits/post/requestBody/content/multipart~1form-data/schema",
+                            true,
+                        );
+                        SCHEMA.check_form(&form, "", &mut errors, true);
+                        errors.check()?;
+                        errors.check()?;
+                        Some(raw)
+                    }
+                    None => None,
+                };
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let ctx = RequestContext::new("addGateVisit", scheme, parts);
+                let outcome = A::add_gate_visit(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+}
+
+#[cfg(feature = "commands")]
+use operations_commands::*;
+
+#[cfg(feature = "commands")]
+mod operations_commands {
+    use super::*;
+
+    /// `GET /commands`: see [`Oas31Api::list_commands`]. Authorizes, reads and checks the request,
+    /// then calls the implementation.
+    pub(super) fn handle_list_commands<A: Oas31Api>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, parts, _body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = {
+                    let mut errors = Violations::new();
+                    let raw = RawParams::from_parts(&parts, PathParams::none());
+                    let status: Option<types::CommandStatus> = raw
+                        .optional(Location::Query, "status", &mut errors);
+                    let out = &mut errors;
+                    if let Some(value) = &status {
+                        let at = "query/status";
+                        static SCHEMA: Held = Held::new(
+                            &crate::document::DOCUMENT,
+                            "/paths/~1commands/get/parameters/0/schema",
+                            true,
+                        );
+                        SCHEMA.check_typed(value, at, out);
+                    }
+                    errors.check()?;
+                    ListCommandsParams { status }
+                };
+                let ctx = RequestContext::new("listCommands", scheme, parts);
+                let outcome = A::list_commands(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+
+    /// `PUT /commands`: see [`Oas31Api::put_commands`]. Authorizes, reads and checks the request,
+    /// then calls the implementation.
+    pub(super) fn handle_put_commands<A: Oas31Api>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = PutCommandsParams {};
+                let body = {
+                    static SCHEMA: Held = Held::new(
+                        &crate::document::DOCUMENT,
+                        "/paths/~1commands/put/requestBody/content/application~1json/schema",
+                        true,
+                    );
+                    body::read_json_held::<
+                        Option<Vec<types::Command>>,
+                    >(&parts, body, body_limit, true, &SCHEMA)
+                        .await?
+                };
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let mut errors = Violations::new();
+                let value = &body;
+                {
+                    if let Some(value) = value {
+                        let out = &mut errors;
+                        validate::check_max_items(value, 3, "body", out);
+                    }
+                }
+                body.validate("", &mut errors);
+                errors.check()?;
+                let ctx = RequestContext::new("putCommands", scheme, parts);
+                let outcome = A::put_commands(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+}
+
+#[cfg(feature = "reviews")]
+use operations_reviews::*;
+
+#[cfg(feature = "reviews")]
+mod operations_reviews {
+    use super::*;
+
+    /// `POST /reviews`: see [`Oas31Api::request_reviews`]. Authorizes, reads and checks the
+    /// request, then calls the implementation.
+    pub(super) fn handle_request_reviews<A: Oas31Api>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = RequestReviewsParams {};
+                let body = {
+                    static SCHEMA: Held = Held::new(
+                        &crate::document::DOCUMENT,
+                        "/paths/~1reviews/post/requestBody/content/application~1json/schema",
+                        true,
+                    );
+                    body::read_json_held::<
+                        types::RequestReviewsBody,
+                    >(&parts, body, body_limit, true, &SCHEMA)
+                        .await?
+                };
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let mut errors = Violations::new();
+                body.validate("", &mut errors);
+                errors.check()?;
+                let ctx = RequestContext::new("requestReviews", scheme, parts);
+                let outcome = A::request_reviews(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+}
+
+#[cfg(feature = "gist-files")]
+use operations_gist_files::*;
+
+#[cfg(feature = "gist-files")]
+mod operations_gist_files {
+    use super::*;
+
+    /// `PATCH /gist-files`: see [`Oas31Api::edit_gist_file`]. Authorizes, reads and checks the
+    /// request, then calls the implementation.
+    pub(super) fn handle_edit_gist_file<A: Oas31Api>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = EditGistFileParams {};
+                let body = {
+                    static SCHEMA: Held = Held::new(
+                        &crate::document::DOCUMENT,
+                        "/paths/~1gist-files/patch/requestBody/content/application~1json/schema",
+                        true,
+                    );
+                    body::read_json_held::<
+                        types::EditGistFileBody,
+                    >(&parts, body, body_limit, true, &SCHEMA)
+                        .await?
+                };
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let mut errors = Violations::new();
+                body.validate("", &mut errors);
+                errors.check()?;
+                let ctx = RequestContext::new("editGistFile", scheme, parts);
+                let outcome = A::edit_gist_file(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+}
+
+#[cfg(feature = "image-refs")]
+use operations_image_refs::*;
+
+#[cfg(feature = "image-refs")]
+mod operations_image_refs {
+    use super::*;
+
+    /// `POST /image-refs`: see [`Oas31Api::add_image_ref`]. Authorizes, reads and checks the
+    /// request, then calls the implementation.
+    pub(super) fn handle_add_image_ref<A: Oas31Api>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = AddImageRefParams {};
+                let body = {
+                    static SCHEMA: Held = Held::new(
+                        &crate::document::DOCUMENT,
+                        "/paths/~1image-refs/post/requestBody/content/application~1json/schema",
+                        true,
+                    );
+                    body::read_json_held::<
+                        types::AddImageRefBody,
+                    >(&parts, body, body_limit, true, &SCHEMA)
+                        .await?
+                };
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let mut errors = Violations::new();
+                body.validate("", &mut errors);
+                errors.check()?;
+                let ctx = RequestContext::new("addImageRef", scheme, parts);
+                let outcome = A::add_image_ref(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+}
+
+#[cfg(feature = "moderation")]
+use operations_moderation::*;
+
+#[cfg(feature = "moderation")]
+mod operations_moderation {
+    use super::*;
+
+    /// `PUT /moderation`: see [`Oas31Api::put_moderation`]. Authorizes, reads and checks the
+    /// request, then calls the implementation.
+    pub(super) fn handle_put_moderation<A: Oas31Api>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = PutModerationParams {};
+                let body = {
+                    let media = body::media_type(&parts).unwrap_or_default();
+                    if body::media_type_matches(&media, &["multipart/form-data"]) {
+                        match body::read_multipart_as::<
+                            std::collections::BTreeMap<String, String>,
+                        >(&parts, body, body_limit, true)
+                            .await?
+                        {
+                            Some((form, raw)) => {
+                                let mut errors = Violations::new();
+                                {
+                                    let value = &form;
+                                    let out = &mut errors;
+                                    validate::check_max_properties(value.len(), 2, "body", out);
+                                    for (key, item) in value.iter() {
+                                        let at = validate::join("body", key);
+                                        validate::check_max_length(item, 5, &at, out);
+                                    }
+                                }
+                                errors.check()?;
+                                Some(body::OrMultipart::Multipart(raw))
+                            }
+                            None => None,
+                        }
+                    } else {
+                        let body = body::read_json::<
+                            std::collections::BTreeMap<String, String>,
+                        >(&parts, body, body_limit, true)
+                            .await?;
+                        let mut errors = Violations::new();
+                        let value = &body;
+                        {
+                            if let Some(value) = value {
                                 let out = &mut errors;
                                 validate::check_max_properties(value.len(), 2, "body", out);
                                 for (key, item) in value.iter() {
@@ -827,38 +944,18 @@ fn handle_put_moderation<A: Oas31Api>(
                                     validate::check_max_length(item, 5, &at, out);
                                 }
                             }
-                            errors.check()?;
-                            Some(body::OrMultipart::Multipart(raw))
                         }
-                        None => None,
+                        errors.check()?;
+                        body.map(body::OrMultipart::Typed)
                     }
-                } else {
-                    let body = body::read_json::<
-                        std::collections::BTreeMap<String, String>,
-                    >(&parts, body, body_limit, true)
-                        .await?;
-                    let mut errors = Violations::new();
-                    let value = &body;
-                    {
-                        if let Some(value) = value {
-                            let out = &mut errors;
-                            validate::check_max_properties(value.len(), 2, "body", out);
-                            for (key, item) in value.iter() {
-                                let at = validate::join("body", key);
-                                validate::check_max_length(item, 5, &at, out);
-                            }
-                        }
-                    }
-                    errors.check()?;
-                    body.map(body::OrMultipart::Typed)
-                }
-            };
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let ctx = RequestContext::new("putModeration", scheme, parts);
-            let outcome = A::put_moderation(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+                };
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let ctx = RequestContext::new("putModeration", scheme, parts);
+                let outcome = A::put_moderation(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
 }

@@ -237,7 +237,11 @@ impl Client {
             transport: Arc::new(self.transport.with_options(options)),
         }
     }
+}
 
+/// The operations of the `ticks` feature.
+#[cfg(feature = "ticks")]
+impl Client {
     /// Ticks as Server-Sent Events
     ///
     /// `GET /ticks` (operation `watchTicks`).
@@ -245,7 +249,6 @@ impl Client {
     /// ```ignore
     /// let response = client.watch_ticks(1).await?;
     /// ```
-    #[cfg(feature = "ticks")]
     pub async fn watch_ticks(
         &self,
         count: i64,
@@ -298,7 +301,6 @@ impl Client {
     /// let body = serde_json::from_value(serde_json::json!({}))?;
     /// let response = client.search_ticks(&body).await?;
     /// ```
-    #[cfg(feature = "ticks")]
     pub async fn search_ticks(
         &self,
         body: &types::TickFilter,
@@ -335,7 +337,6 @@ impl Client {
     /// ```ignore
     /// let response = client.export_ticks(1).await?;
     /// ```
-    #[cfg(feature = "ticks")]
     #[deprecated(note = "Removed on 2030-01-01; use `watchTicks` instead.")]
     pub async fn export_ticks(
         &self,
@@ -393,7 +394,6 @@ impl Client {
     /// let filter = serde_json::from_value(serde_json::json!({}))?;
     /// let response = client.find_ticks(&filter).await?;
     /// ```
-    #[cfg(feature = "ticks")]
     pub async fn find_ticks(
         &self,
         filter: &types::TickFilter,
@@ -416,7 +416,6 @@ impl Client {
     /// let selection = serde_json::from_value(serde_json::json!({}))?;
     /// let response = client.select_ticks(Some(&selection)).await?;
     /// ```
-    #[cfg(feature = "ticks")]
     pub async fn select_ticks(
         &self,
         selection: Option<&types::TickFilter>,
@@ -437,6 +436,52 @@ impl Client {
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
+    /// `GET /ticks/{tickId}` (operation `getTick`).
+    ///
+    /// ```ignore
+    /// let response = client.get_tick(1).await?;
+    /// ```
+    pub async fn get_tick(
+        &self,
+        tick_id: i64,
+    ) -> Result<ResponseValue<types::Tick>, Error<GetTickError>> {
+        const OPERATION: OperationInfo = OperationInfo::get("/ticks/{tickId}", "getTick")
+            .secured(&[&["bearerAuth"]]);
+        let path = request::path(OPERATION.path, &[&tick_id]);
+        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
+        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
+    }
+
+    /// Forget a tick (a custom method)
+    ///
+    /// `PURGE /ticks/{tickId}` (operation `purgeTick`).
+    ///
+    /// ```ignore
+    /// let response = client.purge_tick(1).await?;
+    /// ```
+    pub async fn purge_tick(
+        &self,
+        tick_id: i64,
+    ) -> Result<ResponseValue<()>, Error<PurgeTickError>> {
+        let method = request::method("PURGE")?;
+        let operation = OperationInfo {
+            id: "purgeTick",
+            path: "/ticks/{tickId}",
+            method: method.clone(),
+            idempotent: false,
+            deprecated: false,
+            security: &[&["bearerAuth"]],
+            idempotency_key: false,
+        };
+        let path = request::path(operation.path, &[&tick_id]);
+        let raw = self.transport.send_url(&operation, &path, "", JSON).await?;
+        self.transport.answer(&operation, raw, &[204], Raw::empty)
+    }
+}
+
+/// The operations of the `messages` feature.
+#[cfg(feature = "messages")]
+impl Client {
     /// Plain-text messages as Server-Sent Events
     ///
     /// `GET /messages` (operation `watchMessages`).
@@ -444,7 +489,6 @@ impl Client {
     /// ```ignore
     /// let response = client.watch_messages().await?;
     /// ```
-    #[cfg(feature = "messages")]
     pub async fn watch_messages(
         &self,
     ) -> Result<
@@ -483,7 +527,11 @@ impl Client {
             _ => Err(streamed.into_raw().await?.error()),
         }
     }
+}
 
+/// The operations of the `heartbeat` feature.
+#[cfg(feature = "heartbeat")]
+impl Client {
     /// A stream without documented errors (every other status is unexpected)
     ///
     /// `GET /heartbeat` (operation `heartbeat`).
@@ -491,7 +539,6 @@ impl Client {
     /// ```ignore
     /// let response = client.heartbeat().await?;
     /// ```
-    #[cfg(feature = "heartbeat")]
     pub async fn heartbeat(
         &self,
     ) -> Result<ResponseValue<JsonLines<i64, HeartbeatError>>, Error<HeartbeatError>> {
@@ -522,7 +569,11 @@ impl Client {
             _ => Err(streamed.into_raw().await?.error()),
         }
     }
+}
 
+/// The operations of the `ping` feature.
+#[cfg(feature = "ping")]
+impl Client {
     /// No response described (`responses` is optional since 3.1)
     ///
     /// Read as `default` with no content, so an implementation, and the mock, can answer at all.
@@ -532,7 +583,6 @@ impl Client {
     /// ```ignore
     /// let response = client.ping().await?;
     /// ```
-    #[cfg(feature = "ping")]
     pub async fn ping(&self) -> Result<ResponseValue<()>, Error<PingError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/ping", "ping")
             .secured(&[&["bearerAuth"]]);
@@ -542,7 +592,11 @@ impl Client {
             _ => Err(raw.error()),
         }
     }
+}
 
+/// The operations of the `session` feature.
+#[cfg(feature = "session")]
+impl Client {
     /// Cookies of both styles (3.2 `style: cookie` is sent and read as it is)
     ///
     /// `GET /session` (operation `whoAmI`).
@@ -552,18 +606,16 @@ impl Client {
     /// ```
     ///
     /// Sends none of the optional parameters; [`who_am_i_with`](Self::who_am_i_with) takes them.
-    #[cfg(feature = "session")]
     pub async fn who_am_i(
         &self,
         session: &str,
     ) -> Result<ResponseValue<types::WhoAmIOkBody>, Error<WhoAmIError>> {
-        self.who_am_i_with(session, WhoAmIOptions::default()).await
+        self.who_am_i_with(session, Default::default()).await
     }
 
     /// [`who_am_i`](Self::who_am_i) with the optional parameters in `options`.
     ///
     /// `GET /session` (operation `whoAmI`).
-    #[cfg(feature = "session")]
     pub async fn who_am_i_with(
         &self,
         session: &str,
@@ -606,235 +658,198 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
-
-    /// `GET /ticks/{tickId}` (operation `getTick`).
-    ///
-    /// ```ignore
-    /// let response = client.get_tick(1).await?;
-    /// ```
-    #[cfg(feature = "ticks")]
-    pub async fn get_tick(
-        &self,
-        tick_id: i64,
-    ) -> Result<ResponseValue<types::Tick>, Error<GetTickError>> {
-        const OPERATION: OperationInfo = OperationInfo::get("/ticks/{tickId}", "getTick")
-            .secured(&[&["bearerAuth"]]);
-        let path = request::path(OPERATION.path, &[&tick_id]);
-        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
-        self.transport.answer(&OPERATION, raw, &[200], Raw::json)
-    }
-
-    /// Forget a tick (a custom method)
-    ///
-    /// `PURGE /ticks/{tickId}` (operation `purgeTick`).
-    ///
-    /// ```ignore
-    /// let response = client.purge_tick(1).await?;
-    /// ```
-    #[cfg(feature = "ticks")]
-    pub async fn purge_tick(
-        &self,
-        tick_id: i64,
-    ) -> Result<ResponseValue<()>, Error<PurgeTickError>> {
-        let method = request::method("PURGE")?;
-        let operation = OperationInfo {
-            id: "purgeTick",
-            path: "/ticks/{tickId}",
-            method: method.clone(),
-            idempotent: false,
-            deprecated: false,
-            security: &[&["bearerAuth"]],
-            idempotency_key: false,
-        };
-        let path = request::path(operation.path, &[&tick_id]);
-        let raw = self.transport.send_url(&operation, &path, "", JSON).await?;
-        self.transport.answer(&operation, raw, &[204], Raw::empty)
-    }
 }
 
 #[cfg(feature = "ticks")]
-response::errors! {
-    /// The documented error answers of `watchTicks`; the status and headers are on [`Error::Api`].
-    pub enum WatchTicksError {
-        /// 400: The error body.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// 401: The error body.
-        #[status(401)]
-        Unauthorized(types::Error),
-        /// 429: The error body.
-        #[status(429)]
-        TooManyRequests(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
-    }
-}
+pub use operations_ticks::*;
 
 #[cfg(feature = "ticks")]
-response::errors! {
-    /// The documented error answers of `searchTicks`; the status and headers are on [`Error::Api`].
-    pub enum SearchTicksError {
-        /// 400: The error body.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// 401: The error body.
-        #[status(401)]
-        Unauthorized(types::Error),
-        /// 429: The error body.
-        #[status(429)]
-        TooManyRequests(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
-    }
-}
+mod operations_ticks {
+    use super::*;
 
-#[cfg(feature = "ticks")]
-response::errors! {
-    /// The documented error answers of `exportTicks`; the status and headers are on [`Error::Api`].
-    #[gone("exportTicks", "watchTicks")]
-    pub enum ExportTicksError {
-        /// 401: The error body.
-        #[status(401)]
-        Unauthorized(types::Error),
-        /// 429: The error body.
-        #[status(429)]
-        TooManyRequests(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `watchTicks`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum WatchTicksError {
+            /// 400: The error body.
+            BadRequest(types::Error) = 400,
+            /// 401: The error body.
+            Unauthorized(types::Error) = 401,
+            /// 429: The error body.
+            TooManyRequests(types::Error) = 429,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ticks")]
-response::errors! {
-    /// The documented error answers of `findTicks`; the status and headers are on [`Error::Api`].
-    pub enum FindTicksError {
-        /// 400: The error body.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// 401: The error body.
-        #[status(401)]
-        Unauthorized(types::Error),
-        /// 429: The error body.
-        #[status(429)]
-        TooManyRequests(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `searchTicks`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum SearchTicksError {
+            /// 400: The error body.
+            BadRequest(types::Error) = 400,
+            /// 401: The error body.
+            Unauthorized(types::Error) = 401,
+            /// 429: The error body.
+            TooManyRequests(types::Error) = 429,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "ticks")]
-response::errors! {
-    /// The documented error answers of `selectTicks`; the status and headers are on [`Error::Api`].
-    pub enum SelectTicksError {
-        /// 400: The error body.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// 401: The error body.
-        #[status(401)]
-        Unauthorized(types::Error),
-        /// 429: The error body.
-        #[status(429)]
-        TooManyRequests(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `exportTicks`; the status and headers are on
+        /// [`Error::Api`].
+        #[gone("exportTicks", "watchTicks")]
+        pub enum ExportTicksError {
+            /// 401: The error body.
+            Unauthorized(types::Error) = 401,
+            /// 429: The error body.
+            TooManyRequests(types::Error) = 429,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `findTicks`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum FindTicksError {
+            /// 400: The error body.
+            BadRequest(types::Error) = 400,
+            /// 401: The error body.
+            Unauthorized(types::Error) = 401,
+            /// 429: The error body.
+            TooManyRequests(types::Error) = 429,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `selectTicks`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum SelectTicksError {
+            /// 400: The error body.
+            BadRequest(types::Error) = 400,
+            /// 401: The error body.
+            Unauthorized(types::Error) = 401,
+            /// 429: The error body.
+            TooManyRequests(types::Error) = 429,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `getTick`; the status and headers are on [`Error::Api`].
+        pub enum GetTickError {
+            /// 404: The error body.
+            NotFound(types::Error) = 404,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `purgeTick`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum PurgeTickError {
+            /// 404: The error body.
+            NotFound(types::Error) = 404,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "messages")]
-response::errors! {
-    /// The documented error answers of `watchMessages`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum WatchMessagesError {
-        /// 429: The error body.
-        #[status(429)]
-        TooManyRequests(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_messages::*;
+
+#[cfg(feature = "messages")]
+mod operations_messages {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `watchMessages`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum WatchMessagesError {
+            /// 429: The error body.
+            TooManyRequests(types::Error) = 429,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "heartbeat")]
-response::errors! {
-    /// The documented error answers of `heartbeat`; the status and headers are on [`Error::Api`].
-    pub enum HeartbeatError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_heartbeat::*;
+
+#[cfg(feature = "heartbeat")]
+mod operations_heartbeat {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `heartbeat`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum HeartbeatError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "ping")]
-response::errors! {
-    /// The documented error answers of `ping`; the status and headers are on [`Error::Api`].
-    pub enum PingError {
-        /// default: The document describes no response: any status, no body.
-        ///
-        /// Holds the body as text, as the server sent it (empty if none).
-        #[status(default, text)]
-        Default(String),
+pub use operations_ping::*;
+
+#[cfg(feature = "ping")]
+mod operations_ping {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `ping`; the status and headers are on [`Error::Api`].
+        pub enum PingError {
+            /// default: The document describes no response: any status, no body.
+            ///
+            /// Holds the body as text, as the server sent it (empty if none).
+            Default(String) = default as text,
+        }
     }
 }
 
 #[cfg(feature = "session")]
-request::parameters! {
-    /// Optional parameters of `whoAmI`; `Default::default()` sets none, the `with_…` methods set
-    /// one each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct WhoAmIOptions {
-        /// (cookie parameter `theme`)
-        #[param("theme", with_theme)]
-        pub theme: Option<String>,
-    }
-}
+pub use operations_session::*;
 
 #[cfg(feature = "session")]
-response::errors! {
-    /// The documented error answers of `whoAmI`; the status and headers are on [`Error::Api`].
-    pub enum WhoAmIError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
-    }
-}
+mod operations_session {
+    use super::*;
 
-#[cfg(feature = "ticks")]
-response::errors! {
-    /// The documented error answers of `getTick`; the status and headers are on [`Error::Api`].
-    pub enum GetTickError {
-        /// 404: The error body.
-        #[status(404)]
-        NotFound(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    request::parameters! {
+        /// Optional parameters of `whoAmI`; `Default::default()` sets none, the `with_…` methods
+        /// set one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct WhoAmIOptions {
+            /// (cookie parameter `theme`)
+            #[param("theme", with_theme)]
+            pub theme: Option<String>,
+        }
     }
-}
 
-#[cfg(feature = "ticks")]
-response::errors! {
-    /// The documented error answers of `purgeTick`; the status and headers are on [`Error::Api`].
-    pub enum PurgeTickError {
-        /// 404: The error body.
-        #[status(404)]
-        NotFound(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `whoAmI`; the status and headers are on [`Error::Api`].
+        pub enum WhoAmIError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }

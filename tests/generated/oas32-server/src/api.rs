@@ -31,6 +31,7 @@ use crate::runtime::problem::Problem;
 /// Every method has a default answering `501 Not Implemented` with the `Error` body, so an
 /// operation the document adds later does not break an implementation written before it
 /// (the price: the compiler does not point at an operation you forgot).
+#[allow(unused_variables)]
 pub trait TickerApi: Send + Sync + 'static {
     /// Your error type; anything `Display` (e.g. `anyhow::Error`).
     type Error: std::fmt::Display + Send + 'static;
@@ -44,7 +45,6 @@ pub trait TickerApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: WatchTicksParams,
     ) -> impl Future<Output = Result<WatchTicksResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(WatchTicksResponse::Unimplemented) }
     }
 
@@ -58,7 +58,6 @@ pub trait TickerApi: Send + Sync + 'static {
         params: SearchTicksParams,
         body: types::TickFilter,
     ) -> impl Future<Output = Result<SearchTicksResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(SearchTicksResponse::Unimplemented) }
     }
 
@@ -72,7 +71,6 @@ pub trait TickerApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: ExportTicksParams,
     ) -> impl Future<Output = Result<ExportTicksResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(ExportTicksResponse::Unimplemented) }
     }
 
@@ -86,7 +84,6 @@ pub trait TickerApi: Send + Sync + 'static {
         params: FindTicksParams,
         filter: types::TickFilter,
     ) -> impl Future<Output = Result<FindTicksResponse, Self::Error>> + Send {
-        let _ = (ctx, params, filter);
         async { Ok(FindTicksResponse::Unimplemented) }
     }
 
@@ -100,7 +97,6 @@ pub trait TickerApi: Send + Sync + 'static {
         params: SelectTicksParams,
         selection: Option<types::TickFilter>,
     ) -> impl Future<Output = Result<SelectTicksResponse, Self::Error>> + Send {
-        let _ = (ctx, params, selection);
         async { Ok(SelectTicksResponse::Unimplemented) }
     }
 
@@ -113,7 +109,6 @@ pub trait TickerApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: WatchMessagesParams,
     ) -> impl Future<Output = Result<WatchMessagesResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(WatchMessagesResponse::Unimplemented) }
     }
 
@@ -126,7 +121,6 @@ pub trait TickerApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: HeartbeatParams,
     ) -> impl Future<Output = Result<HeartbeatResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(HeartbeatResponse::Unimplemented) }
     }
 
@@ -141,7 +135,6 @@ pub trait TickerApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: PingParams,
     ) -> impl Future<Output = Result<PingResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(PingResponse::Unimplemented) }
     }
 
@@ -154,7 +147,6 @@ pub trait TickerApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: WhoAmIParams,
     ) -> impl Future<Output = Result<WhoAmIResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(WhoAmIResponse::Unimplemented) }
     }
 
@@ -165,7 +157,6 @@ pub trait TickerApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: GetTickParams,
     ) -> impl Future<Output = Result<GetTickResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(GetTickResponse::Unimplemented) }
     }
 
@@ -178,7 +169,6 @@ pub trait TickerApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: PurgeTickParams,
     ) -> impl Future<Output = Result<PurgeTickResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(PurgeTickResponse::Unimplemented) }
     }
 
@@ -190,310 +180,312 @@ pub trait TickerApi: Send + Sync + 'static {
     }
 }
 
-/// Parameters of `watchTicks` (`GET /ticks`), parsed and checked.
 #[cfg(feature = "ticks")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct WatchTicksParams {
-    /// (query parameter `count`)
-    pub count: i64,
-}
+pub use operations_ticks::*;
 
 #[cfg(feature = "ticks")]
-response::answers! {
-    /// What `watchTicks` answers: one variant per documented status, and
-    /// [`Unimplemented`](WatchTicksResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug)]
-    pub enum WatchTicksResponse {
-        /// 200: One event per tick; the last says why when the feed fails.
-        #[status(OK, events)]
-        Ok(stream::EventStream<types::Tick>),
-        /// 400: The error body.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        /// 401: The error body.
-        #[status(UNAUTHORIZED, json)]
-        Unauthorized(types::Error),
-        /// 429: The error body.
-        #[status(TOO_MANY_REQUESTS, json)]
-        TooManyRequests(types::Error),
-        #[unimplemented("watchTicks")]
-        Unimplemented,
-    }
-}
+mod operations_ticks {
+    use super::*;
 
-#[cfg(feature = "ticks")]
-params::declare! {
-    /// Parameters of `searchTicks` (`QUERY /ticks`): none yet; one the document adds becomes a
-    /// field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct SearchTicksParams {}
-}
-
-#[cfg(feature = "ticks")]
-response::answers! {
-    /// What `searchTicks` answers: one variant per documented status, and
-    /// [`Unimplemented`](SearchTicksResponse::Unimplemented) for an implementation without the
-    /// operation.
+    /// Parameters of `watchTicks` (`GET /ticks`), parsed and checked.
     #[derive(Debug, Clone, PartialEq)]
-    pub enum SearchTicksResponse {
-        /// 200: The matching ticks.
-        #[status(OK, json)]
-        Ok(Vec<types::Tick>),
-        /// 400: The error body.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        /// 401: The error body.
-        #[status(UNAUTHORIZED, json)]
-        Unauthorized(types::Error),
-        /// 429: The error body.
-        #[status(TOO_MANY_REQUESTS, json)]
-        TooManyRequests(types::Error),
-        #[unimplemented("searchTicks")]
-        Unimplemented,
+    pub struct WatchTicksParams {
+        /// (query parameter `count`)
+        pub count: i64,
     }
-}
 
-/// Parameters of `exportTicks` (`GET /ticks/lines`), parsed and checked.
-#[cfg(feature = "ticks")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct ExportTicksParams {
-    /// (query parameter `count`)
-    pub count: i64,
-}
-
-#[cfg(feature = "ticks")]
-response::answers! {
-    /// What `exportTicks` answers: one variant per documented status, and
-    /// [`Unimplemented`](ExportTicksResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug)]
-    pub enum ExportTicksResponse {
-        /// 200: One tick per line.
-        #[status(OK, json_lines = "application/jsonl")]
-        Ok(stream::JsonLines<types::Tick>),
-        /// 401: The error body.
-        #[status(UNAUTHORIZED, json)]
-        Unauthorized(types::Error),
-        /// 429: The error body.
-        #[status(TOO_MANY_REQUESTS, json)]
-        TooManyRequests(types::Error),
-        #[unimplemented("exportTicks")]
-        Unimplemented,
+    response::answers! {
+        /// What `watchTicks` answers: one variant per documented status, and
+        /// [`Unimplemented`](WatchTicksResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug)]
+        pub enum WatchTicksResponse {
+            /// 200: One event per tick; the last says why when the feed fails.
+            Ok(stream::EventStream<types::Tick>) = events(200),
+            /// 400: The error body.
+            BadRequest(types::Error) = json(400),
+            /// 401: The error body.
+            Unauthorized(types::Error) = json(401),
+            /// 429: The error body.
+            TooManyRequests(types::Error) = json(429),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("watchTicks"),
+        }
     }
-}
 
-#[cfg(feature = "ticks")]
-params::declare! {
-    /// Parameters of `findTicks` (`GET /ticks/search`): none yet; one the document adds becomes a
-    /// field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct FindTicksParams {}
-}
+    params::declare! {
+        /// Parameters of `searchTicks` (`QUERY /ticks`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct SearchTicksParams {}
+    }
 
-#[cfg(feature = "ticks")]
-response::answers! {
-    /// What `findTicks` answers: one variant per documented status, and
-    /// [`Unimplemented`](FindTicksResponse::Unimplemented) for an implementation without the
-    /// operation.
+    response::answers! {
+        /// What `searchTicks` answers: one variant per documented status, and
+        /// [`Unimplemented`](SearchTicksResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum SearchTicksResponse {
+            /// 200: The matching ticks.
+            Ok(Vec<types::Tick>) = json(200),
+            /// 400: The error body.
+            BadRequest(types::Error) = json(400),
+            /// 401: The error body.
+            Unauthorized(types::Error) = json(401),
+            /// 429: The error body.
+            TooManyRequests(types::Error) = json(429),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("searchTicks"),
+        }
+    }
+
+    /// Parameters of `exportTicks` (`GET /ticks/lines`), parsed and checked.
     #[derive(Debug, Clone, PartialEq)]
-    pub enum FindTicksResponse {
-        /// 200: The matching ticks.
-        #[status(OK, json)]
-        Ok(Vec<types::Tick>),
-        /// 400: The error body.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        /// 401: The error body.
-        #[status(UNAUTHORIZED, json)]
-        Unauthorized(types::Error),
-        /// 429: The error body.
-        #[status(TOO_MANY_REQUESTS, json)]
-        TooManyRequests(types::Error),
-        #[unimplemented("findTicks")]
-        Unimplemented,
+    pub struct ExportTicksParams {
+        /// (query parameter `count`)
+        pub count: i64,
     }
-}
 
-#[cfg(feature = "ticks")]
-params::declare! {
-    /// Parameters of `selectTicks` (`GET /ticks/select`): none yet; one the document adds becomes a
-    /// field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct SelectTicksParams {}
-}
+    response::answers! {
+        /// What `exportTicks` answers: one variant per documented status, and
+        /// [`Unimplemented`](ExportTicksResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug)]
+        pub enum ExportTicksResponse {
+            /// 200: One tick per line.
+            Ok(stream::JsonLines<types::Tick>) = json_lines(200, "application/jsonl"),
+            /// 401: The error body.
+            Unauthorized(types::Error) = json(401),
+            /// 429: The error body.
+            TooManyRequests(types::Error) = json(429),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("exportTicks"),
+        }
+    }
 
-#[cfg(feature = "ticks")]
-response::answers! {
-    /// What `selectTicks` answers: one variant per documented status, and
-    /// [`Unimplemented`](SelectTicksResponse::Unimplemented) for an implementation without the
-    /// operation.
+    params::declare! {
+        /// Parameters of `findTicks` (`GET /ticks/search`): none yet; one the document adds becomes
+        /// a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct FindTicksParams {}
+    }
+
+    response::answers! {
+        /// What `findTicks` answers: one variant per documented status, and
+        /// [`Unimplemented`](FindTicksResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum FindTicksResponse {
+            /// 200: The matching ticks.
+            Ok(Vec<types::Tick>) = json(200),
+            /// 400: The error body.
+            BadRequest(types::Error) = json(400),
+            /// 401: The error body.
+            Unauthorized(types::Error) = json(401),
+            /// 429: The error body.
+            TooManyRequests(types::Error) = json(429),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("findTicks"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `selectTicks` (`GET /ticks/select`): none yet; one the document adds
+        /// becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct SelectTicksParams {}
+    }
+
+    response::answers! {
+        /// What `selectTicks` answers: one variant per documented status, and
+        /// [`Unimplemented`](SelectTicksResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum SelectTicksResponse {
+            /// 200: The matching ticks.
+            Ok(Vec<types::Tick>) = json(200),
+            /// 400: The error body.
+            BadRequest(types::Error) = json(400),
+            /// 401: The error body.
+            Unauthorized(types::Error) = json(401),
+            /// 429: The error body.
+            TooManyRequests(types::Error) = json(429),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("selectTicks"),
+        }
+    }
+
+    /// Parameters of `getTick` (`GET /ticks/{tickId}`), parsed and checked.
     #[derive(Debug, Clone, PartialEq)]
-    pub enum SelectTicksResponse {
-        /// 200: The matching ticks.
-        #[status(OK, json)]
-        Ok(Vec<types::Tick>),
-        /// 400: The error body.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        /// 401: The error body.
-        #[status(UNAUTHORIZED, json)]
-        Unauthorized(types::Error),
-        /// 429: The error body.
-        #[status(TOO_MANY_REQUESTS, json)]
-        TooManyRequests(types::Error),
-        #[unimplemented("selectTicks")]
-        Unimplemented,
+    pub struct GetTickParams {
+        /// (path parameter `tickId`)
+        pub tick_id: i64,
+    }
+
+    response::answers! {
+        /// What `getTick` answers: one variant per documented status, and
+        /// [`Unimplemented`](GetTickResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GetTickResponse {
+            /// 200: The tick.
+            Ok(types::Tick) = json(200),
+            /// 404: The error body.
+            NotFound(types::Error) = json(404),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("getTick"),
+        }
+    }
+
+    /// Parameters of `purgeTick` (`PURGE /ticks/{tickId}`), parsed and checked.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct PurgeTickParams {
+        /// (path parameter `tickId`)
+        pub tick_id: i64,
+    }
+
+    response::answers! {
+        /// What `purgeTick` answers: one variant per documented status, and
+        /// [`Unimplemented`](PurgeTickResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum PurgeTickResponse {
+            /// 204: Forgotten.
+            NoContent = empty(204),
+            /// 404: The error body.
+            NotFound(types::Error) = json(404),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("purgeTick"),
+        }
     }
 }
 
 #[cfg(feature = "messages")]
-params::declare! {
-    /// Parameters of `watchMessages` (`GET /messages`): none yet; one the document adds becomes a
-    /// field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct WatchMessagesParams {}
-}
+pub use operations_messages::*;
 
 #[cfg(feature = "messages")]
-response::answers! {
-    /// What `watchMessages` answers: one variant per documented status, and
-    /// [`Unimplemented`](WatchMessagesResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug)]
-    pub enum WatchMessagesResponse {
-        /// 200: One event per message.
-        #[status(OK, events_text)]
-        Ok(stream::EventStream<String>),
-        /// 429: The error body.
-        #[status(TOO_MANY_REQUESTS, json)]
-        TooManyRequests(types::Error),
-        #[unimplemented("watchMessages")]
-        Unimplemented,
+mod operations_messages {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `watchMessages` (`GET /messages`): none yet; one the document adds becomes
+        /// a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct WatchMessagesParams {}
+    }
+
+    response::answers! {
+        /// What `watchMessages` answers: one variant per documented status, and
+        /// [`Unimplemented`](WatchMessagesResponse::Unimplemented) for an implementation without
+        /// the operation.
+        #[derive(Debug)]
+        pub enum WatchMessagesResponse {
+            /// 200: One event per message.
+            Ok(stream::EventStream<String>) = events_text(200),
+            /// 429: The error body.
+            TooManyRequests(types::Error) = json(429),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("watchMessages"),
+        }
     }
 }
 
 #[cfg(feature = "heartbeat")]
-params::declare! {
-    /// Parameters of `heartbeat` (`GET /heartbeat`): none yet; one the document adds becomes a
-    /// field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct HeartbeatParams {}
-}
+pub use operations_heartbeat::*;
 
 #[cfg(feature = "heartbeat")]
-response::answers! {
-    /// What `heartbeat` answers: one variant per documented status, and
-    /// [`Unimplemented`](HeartbeatResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug)]
-    pub enum HeartbeatResponse {
-        /// 200: One line per beat.
-        #[status(OK, json_lines = "application/x-ndjson")]
-        Ok(stream::JsonLines<i64>),
-        #[unimplemented("heartbeat")]
-        Unimplemented,
+mod operations_heartbeat {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `heartbeat` (`GET /heartbeat`): none yet; one the document adds becomes a
+        /// field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct HeartbeatParams {}
+    }
+
+    response::answers! {
+        /// What `heartbeat` answers: one variant per documented status, and
+        /// [`Unimplemented`](HeartbeatResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug)]
+        pub enum HeartbeatResponse {
+            /// 200: One line per beat.
+            Ok(stream::JsonLines<i64>) = json_lines(200, "application/x-ndjson"),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("heartbeat"),
+        }
     }
 }
 
 #[cfg(feature = "ping")]
-params::declare! {
-    /// Parameters of `ping` (`POST /ping`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct PingParams {}
-}
+pub use operations_ping::*;
 
 #[cfg(feature = "ping")]
-response::answers! {
-    /// What `ping` answers: one variant per documented status, and
-    /// [`Unimplemented`](PingResponse::Unimplemented) for an implementation without the operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum PingResponse {
-        /// default: The document describes no response: any status, no body.
-        #[status(held)]
-        Default(http::StatusCode),
-        #[unimplemented("ping")]
-        Unimplemented,
+mod operations_ping {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `ping` (`POST /ping`): none yet; one the document adds becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct PingParams {}
+    }
+
+    response::answers! {
+        /// What `ping` answers: one variant per documented status, and
+        /// [`Unimplemented`](PingResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum PingResponse {
+            /// default: The document describes no response: any status, no body.
+            Default(http::StatusCode) = empty(held),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("ping"),
+        }
     }
 }
 
 #[cfg(feature = "session")]
-params::declare! {
-    /// Parameters of `whoAmI` (`GET /session`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct WhoAmIParams {
-        /// (cookie parameter `session`)
-        #[param(required, cookie("session"), as_sent)]
-        pub session: String,
-        /// (cookie parameter `theme`)
-        #[param(optional, cookie("theme"))]
-        pub theme: Option<String>,
-    }
-}
+pub use operations_session::*;
 
 #[cfg(feature = "session")]
-response::answers! {
-    /// What `whoAmI` answers: one variant per documented status, and
-    /// [`Unimplemented`](WhoAmIResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum WhoAmIResponse {
-        /// 200: The cookies as the server read them.
-        #[status(OK, json)]
-        Ok(types::WhoAmIOkBody),
-        #[unimplemented("whoAmI")]
-        Unimplemented,
+mod operations_session {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `whoAmI` (`GET /session`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct WhoAmIParams {
+            /// (cookie parameter `session`)
+            #[param(required, cookie("session"), as_sent)]
+            pub session: String,
+            /// (cookie parameter `theme`)
+            #[param(optional, cookie("theme"))]
+            pub theme: Option<String>,
+        }
     }
-}
 
-/// Parameters of `getTick` (`GET /ticks/{tickId}`), parsed and checked.
-#[cfg(feature = "ticks")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct GetTickParams {
-    /// (path parameter `tickId`)
-    pub tick_id: i64,
-}
-
-#[cfg(feature = "ticks")]
-response::answers! {
-    /// What `getTick` answers: one variant per documented status, and
-    /// [`Unimplemented`](GetTickResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum GetTickResponse {
-        /// 200: The tick.
-        #[status(OK, json)]
-        Ok(types::Tick),
-        /// 404: The error body.
-        #[status(NOT_FOUND, json)]
-        NotFound(types::Error),
-        #[unimplemented("getTick")]
-        Unimplemented,
-    }
-}
-
-/// Parameters of `purgeTick` (`PURGE /ticks/{tickId}`), parsed and checked.
-#[cfg(feature = "ticks")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct PurgeTickParams {
-    /// (path parameter `tickId`)
-    pub tick_id: i64,
-}
-
-#[cfg(feature = "ticks")]
-response::answers! {
-    /// What `purgeTick` answers: one variant per documented status, and
-    /// [`Unimplemented`](PurgeTickResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum PurgeTickResponse {
-        /// 204: Forgotten.
-        #[status(NO_CONTENT)]
-        NoContent,
-        /// 404: The error body.
-        #[status(NOT_FOUND, json)]
-        NotFound(types::Error),
-        #[unimplemented("purgeTick")]
-        Unimplemented,
+    response::answers! {
+        /// What `whoAmI` answers: one variant per documented status, and
+        /// [`Unimplemented`](WhoAmIResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum WhoAmIResponse {
+            /// 200: The cookies as the server read them.
+            Ok(types::WhoAmIOkBody) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("whoAmI"),
+        }
     }
 }

@@ -63,24 +63,28 @@ pub mod operations {
     ///   (`PURGE /ticks/{tickId}`)
     #[cfg(feature = "ticks")]
     pub mod ticks {}
+
     /// The operations of `messages`.
     ///
     /// - [`watch_messages`](crate::TickerApi::watch_messages): Plain-text messages as Server-Sent
     ///   Events (`GET /messages`)
     #[cfg(feature = "messages")]
     pub mod messages {}
+
     /// The operations of `heartbeat`.
     ///
     /// - [`heartbeat`](crate::TickerApi::heartbeat): A stream without documented errors (every
     ///   other status is unexpected) (`GET /heartbeat`)
     #[cfg(feature = "heartbeat")]
     pub mod heartbeat {}
+
     /// The operations of `ping`.
     ///
     /// - [`ping`](crate::TickerApi::ping): No response described (`responses` is optional since
     ///   3.1) (`POST /ping`)
     #[cfg(feature = "ping")]
     pub mod ping {}
+
     /// The operations of `session`.
     ///
     /// - [`who_am_i`](crate::TickerApi::who_am_i): Cookies of both styles (3.2 `style: cookie` is

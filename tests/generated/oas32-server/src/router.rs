@@ -239,17 +239,116 @@ async fn dispatch_ticks_tick_id<A: TickerApi>(
     }
 }
 
-/// `GET /ticks`: see [`TickerApi::watch_ticks`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
 #[cfg(feature = "ticks")]
-fn handle_watch_ticks<A: TickerApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, parts, _body| async move {
+use operations_ticks::*;
+
+#[cfg(feature = "ticks")]
+mod operations_ticks {
+    use super::*;
+
+    /// `GET /ticks`: see [`TickerApi::watch_ticks`]. Authorizes, reads and checks the request, then
+    /// calls the implementation.
+    pub(super) fn handle_watch_ticks<A: TickerApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, parts, _body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["bearerAuth"]],
+                )?;
+                let params = {
+                    let mut errors = Violations::new();
+                    let raw = RawParams::from_parts(&parts, PathParams::none());
+                    let count: Option<i64> = raw
+                        .required(Location::Query, "count", &mut errors);
+                    let out = &mut errors;
+                    if let Some(value) = &count {
+                        let at = "query/count";
+                        validate::check_minimum(*value, 1, false, at, out);
+                        validate::check_maximum(*value, 100, false, at, out);
+                    }
+                    let Some(count) = count else {
+                        return Err(errors.into_problem());
+                    };
+                    errors.check()?;
+                    WatchTicksParams { count }
+                };
+                let ctx = RequestContext::new("watchTicks", scheme, parts);
+                let outcome = A::watch_ticks(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+
+    /// `QUERY /ticks`: see [`TickerApi::search_ticks`]. Authorizes, reads and checks the request,
+    /// then calls the implementation.
+    pub(super) fn handle_search_ticks<A: TickerApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle_body(
+            api,
+            request,
+            |api, body_limit, parts, body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["bearerAuth"]],
+                )?;
+                let params = SearchTicksParams {};
+                let body = body::read_json::<
+                    types::TickFilter,
+                >(&parts, body, body_limit, true)
+                    .await?;
+                let Some(body) = body else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                let mut errors = Violations::new();
+                body.validate("", &mut errors);
+                errors.check()?;
+                let ctx = RequestContext::new("searchTicks", scheme, parts);
+                let outcome = A::search_ticks(&api, &ctx, params, body).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+
+    /// `GET /ticks/lines`: see [`TickerApi::export_ticks`].
+    pub(super) fn handle_export_ticks<A: TickerApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        const RETIREMENT: Retirement = Retirement {
+            operation: "exportTicks",
+            at: 1893456000,
+            day: "2030-01-01",
+            replacement: Some("watchTicks"),
+        };
+        let (parts, body) = request.into_parts();
+        let rt = Runtime::from_parts(&parts);
+        let sunset = rt.check_sunset(&RETIREMENT);
+        let serve = serve_export_ticks(api, parts, body);
+        rt.reply_to_checked(
+            sunset,
+            serve,
+            &[
+                ("deprecation", "@1793491200"),
+                ("sunset", "Tue, 01 Jan 2030 00:00:00 GMT"),
+                ("link", "</api/ticks>; rel=\"successor-version\""),
+            ],
+        )
+    }
+
+    /// Authorizes, reads and checks a `exportTicks` request, then calls the implementation.
+    fn serve_export_ticks<A: TickerApi>(
+        api: Arc<A>,
+        parts: http::request::Parts,
+        _body: Body,
+    ) -> impl Future<Output = Result<Response, Problem>> + Send {
+        async move {
             let scheme = auth::authorize_scheme(
                 parts.extensions.get(),
                 &[&["bearerAuth"]],
@@ -269,279 +368,212 @@ fn handle_watch_ticks<A: TickerApi>(
                     return Err(errors.into_problem());
                 };
                 errors.check()?;
-                WatchTicksParams { count }
+                ExportTicksParams { count }
             };
-            let ctx = RequestContext::new("watchTicks", scheme, parts);
-            let outcome = A::watch_ticks(&api, &ctx, params).await;
+            let ctx = RequestContext::new("exportTicks", scheme, parts);
+            #[allow(deprecated)]
+            let outcome = A::export_ticks(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
+        }
+    }
 
-/// `QUERY /ticks`: see [`TickerApi::search_ticks`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
-#[cfg(feature = "ticks")]
-fn handle_search_ticks<A: TickerApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle_body(
-        api,
-        request,
-        |api, body_limit, parts, body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = SearchTicksParams {};
-            let body = body::read_json::<
-                types::TickFilter,
-            >(&parts, body, body_limit, true)
-                .await?;
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-            let mut errors = Violations::new();
-            body.validate("", &mut errors);
-            errors.check()?;
-            let ctx = RequestContext::new("searchTicks", scheme, parts);
-            let outcome = A::search_ticks(&api, &ctx, params, body).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
+    /// `GET /ticks/search`: see [`TickerApi::find_ticks`]. Authorizes, reads and checks the
+    /// request, then calls the implementation.
+    pub(super) fn handle_find_ticks<A: TickerApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, parts, _body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["bearerAuth"]],
+                )?;
+                let params = FindTicksParams {};
+                let Some(filter) = params::query_string_form::<
+                    types::TickFilter,
+                >(&parts, true)? else {
+                    return Err(Problem::bad_request("the query string is required"));
+                };
+                let mut errors = Violations::new();
+                filter.validate("", &mut errors);
+                errors.check()?;
+                let ctx = RequestContext::new("findTicks", scheme, parts);
+                let outcome = A::find_ticks(&api, &ctx, params, filter).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
 
-/// `GET /ticks/lines`: see [`TickerApi::export_ticks`].
-#[cfg(feature = "ticks")]
-fn handle_export_ticks<A: TickerApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    const RETIREMENT: Retirement = Retirement {
-        operation: "exportTicks",
-        at: 1893456000,
-        day: "2030-01-01",
-        replacement: Some("watchTicks"),
-    };
-    let (parts, body) = request.into_parts();
-    let rt = Runtime::from_parts(&parts);
-    let sunset = rt.check_sunset(&RETIREMENT);
-    let serve = serve_export_ticks(api, parts, body);
-    rt.reply_to_checked(
-        sunset,
-        serve,
-        &[
-            ("deprecation", "@1793491200"),
-            ("sunset", "Tue, 01 Jan 2030 00:00:00 GMT"),
-            ("link", "</api/ticks>; rel=\"successor-version\""),
-        ],
-    )
-}
+    /// `GET /ticks/select`: see [`TickerApi::select_ticks`]. Authorizes, reads and checks the
+    /// request, then calls the implementation.
+    pub(super) fn handle_select_ticks<A: TickerApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, parts, _body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["bearerAuth"]],
+                )?;
+                let params = SelectTicksParams {};
+                let selection = params::query_string_json::<
+                    types::TickFilter,
+                >(&parts, false)?;
+                let mut errors = Violations::new();
+                if let Some(value) = &selection {
+                    value.validate("", &mut errors);
+                }
+                errors.check()?;
+                let ctx = RequestContext::new("selectTicks", scheme, parts);
+                let outcome = A::select_ticks(&api, &ctx, params, selection).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
 
-/// Authorizes, reads and checks a `exportTicks` request, then calls the implementation.
-#[cfg(feature = "ticks")]
-fn serve_export_ticks<A: TickerApi>(
-    api: Arc<A>,
-    parts: http::request::Parts,
-    _body: Body,
-) -> impl Future<Output = Result<Response, Problem>> + Send {
-    async move {
-        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        let params = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            let count: Option<i64> = raw.required(Location::Query, "count", &mut errors);
-            let out = &mut errors;
-            if let Some(value) = &count {
-                let at = "query/count";
-                validate::check_minimum(*value, 1, false, at, out);
-                validate::check_maximum(*value, 100, false, at, out);
-            }
-            let Some(count) = count else {
-                return Err(errors.into_problem());
-            };
-            errors.check()?;
-            ExportTicksParams { count }
-        };
-        let ctx = RequestContext::new("exportTicks", scheme, parts);
-        #[allow(deprecated)]
-        let outcome = A::export_ticks(&api, &ctx, params).await;
-        response::answer(outcome, |error| api.handle_error(&ctx, error))
+    /// `GET /ticks/{tickId}`: see [`TickerApi::get_tick`]. Authorizes, reads and checks the
+    /// request, then calls the implementation.
+    pub(super) fn handle_get_tick<A: TickerApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, mut parts, _body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["bearerAuth"]],
+                )?;
+                let params = {
+                    let mut errors = Violations::new();
+                    let path = params::path_params(&mut parts).await?;
+                    let raw = RawParams::from_parts(&parts, path);
+                    let tick_id: Option<i64> = raw
+                        .required(Location::Path, "tickId", &mut errors);
+                    let out = &mut errors;
+                    if let Some(value) = &tick_id {
+                        let at = "path/tickId";
+                        validate::check_minimum(*value, 0, false, at, out);
+                    }
+                    let Some(tick_id) = tick_id else {
+                        return Err(errors.into_problem());
+                    };
+                    errors.check()?;
+                    GetTickParams { tick_id }
+                };
+                let ctx = RequestContext::new("getTick", scheme, parts);
+                let outcome = A::get_tick(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+
+    /// `PURGE /ticks/{tickId}`: see [`TickerApi::purge_tick`]. Authorizes, reads and checks the
+    /// request, then calls the implementation.
+    pub(super) fn handle_purge_tick<A: TickerApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, mut parts, _body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["bearerAuth"]],
+                )?;
+                let params = {
+                    let mut errors = Violations::new();
+                    let path = params::path_params(&mut parts).await?;
+                    let raw = RawParams::from_parts(&parts, path);
+                    let tick_id: Option<i64> = raw
+                        .required(Location::Path, "tickId", &mut errors);
+                    let out = &mut errors;
+                    if let Some(value) = &tick_id {
+                        let at = "path/tickId";
+                        validate::check_minimum(*value, 0, false, at, out);
+                    }
+                    let Some(tick_id) = tick_id else {
+                        return Err(errors.into_problem());
+                    };
+                    errors.check()?;
+                    PurgeTickParams { tick_id }
+                };
+                let ctx = RequestContext::new("purgeTick", scheme, parts);
+                let outcome = A::purge_tick(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
     }
 }
 
-/// `GET /ticks/search`: see [`TickerApi::find_ticks`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
-#[cfg(feature = "ticks")]
-fn handle_find_ticks<A: TickerApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = FindTicksParams {};
-            let Some(filter) = params::query_string_form::<
-                types::TickFilter,
-            >(&parts, true)? else {
-                return Err(Problem::bad_request("the query string is required"));
-            };
-            let mut errors = Violations::new();
-            filter.validate("", &mut errors);
-            errors.check()?;
-            let ctx = RequestContext::new("findTicks", scheme, parts);
-            let outcome = A::find_ticks(&api, &ctx, params, filter).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-/// `GET /ticks/select`: see [`TickerApi::select_ticks`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
-#[cfg(feature = "ticks")]
-fn handle_select_ticks<A: TickerApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = SelectTicksParams {};
-            let selection = params::query_string_json::<
-                types::TickFilter,
-            >(&parts, false)?;
-            let mut errors = Violations::new();
-            if let Some(value) = &selection {
-                value.validate("", &mut errors);
-            }
-            errors.check()?;
-            let ctx = RequestContext::new("selectTicks", scheme, parts);
-            let outcome = A::select_ticks(&api, &ctx, params, selection).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
+#[cfg(feature = "messages")]
+use operations_messages::*;
 
 #[cfg(feature = "messages")]
-layer::handler! {
-    /// `GET /messages`: see [`TickerApi::watch_messages`]. Authorizes and reads the request, then
-    /// calls the implementation.
-    fn handle_watch_messages<A: TickerApi>() {
-        call(A::watch_messages, "watchMessages", &[])
+mod operations_messages {
+    use super::*;
+
+    layer::handler! {
+        /// `GET /messages`: see [`TickerApi::watch_messages`]. Authorizes and reads the request,
+        /// then calls the implementation.
+        pub(super) fn handle_watch_messages<A: TickerApi>() {
+            call(A::watch_messages, "watchMessages", &[])
+        }
     }
 }
 
 #[cfg(feature = "heartbeat")]
-layer::handler! {
-    /// `GET /heartbeat`: see [`TickerApi::heartbeat`]. Authorizes and reads the request, then calls
-    /// the implementation.
-    fn handle_heartbeat<A: TickerApi>() {
-        call(A::heartbeat, "heartbeat", &[])
+use operations_heartbeat::*;
+
+#[cfg(feature = "heartbeat")]
+mod operations_heartbeat {
+    use super::*;
+
+    layer::handler! {
+        /// `GET /heartbeat`: see [`TickerApi::heartbeat`]. Authorizes and reads the request, then
+        /// calls the implementation.
+        pub(super) fn handle_heartbeat<A: TickerApi>() {
+            call(A::heartbeat, "heartbeat", &[])
+        }
     }
 }
 
 #[cfg(feature = "ping")]
-layer::handler! {
-    /// `POST /ping`: see [`TickerApi::ping`]. Authorizes and reads the request, then calls the
-    /// implementation.
-    fn handle_ping<A: TickerApi>() {
-        call(A::ping, "ping", &[&["bearerAuth"]])
+use operations_ping::*;
+
+#[cfg(feature = "ping")]
+mod operations_ping {
+    use super::*;
+
+    layer::handler! {
+        /// `POST /ping`: see [`TickerApi::ping`]. Authorizes and reads the request, then calls the
+        /// implementation.
+        pub(super) fn handle_ping<A: TickerApi>() {
+            call(A::ping, "ping", &[&["bearerAuth"]])
+        }
     }
 }
 
 #[cfg(feature = "session")]
-layer::handler! {
-    /// `GET /session`: see [`TickerApi::who_am_i`]. Authorizes and reads the request, then calls
-    /// the implementation.
-    fn handle_who_am_i<A: TickerApi>() {
-        call(A::who_am_i, "whoAmI", &[])
+use operations_session::*;
+
+#[cfg(feature = "session")]
+mod operations_session {
+    use super::*;
+
+    layer::handler! {
+        /// `GET /session`: see [`TickerApi::who_am_i`]. Authorizes and reads the request, then
+        /// calls the implementation.
+        pub(super) fn handle_who_am_i<A: TickerApi>() {
+            call(A::who_am_i, "whoAmI", &[])
+        }
     }
-}
-
-/// `GET /ticks/{tickId}`: see [`TickerApi::get_tick`]. Authorizes, reads and checks the request,
-/// then calls the implementation.
-#[cfg(feature = "ticks")]
-fn handle_get_tick<A: TickerApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = {
-                let mut errors = Violations::new();
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                let tick_id: Option<i64> = raw
-                    .required(Location::Path, "tickId", &mut errors);
-                let out = &mut errors;
-                if let Some(value) = &tick_id {
-                    let at = "path/tickId";
-                    validate::check_minimum(*value, 0, false, at, out);
-                }
-                let Some(tick_id) = tick_id else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                GetTickParams { tick_id }
-            };
-            let ctx = RequestContext::new("getTick", scheme, parts);
-            let outcome = A::get_tick(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-/// `PURGE /ticks/{tickId}`: see [`TickerApi::purge_tick`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
-#[cfg(feature = "ticks")]
-fn handle_purge_tick<A: TickerApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = {
-                let mut errors = Violations::new();
-                let path = params::path_params(&mut parts).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                let tick_id: Option<i64> = raw
-                    .required(Location::Path, "tickId", &mut errors);
-                let out = &mut errors;
-                if let Some(value) = &tick_id {
-                    let at = "path/tickId";
-                    validate::check_minimum(*value, 0, false, at, out);
-                }
-                let Some(tick_id) = tick_id else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                PurgeTickParams { tick_id }
-            };
-            let ctx = RequestContext::new("purgeTick", scheme, parts);
-            let outcome = A::purge_tick(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
 }

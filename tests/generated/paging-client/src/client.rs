@@ -222,7 +222,11 @@ impl Client {
             transport: Arc::new(self.transport.with_options(options)),
         }
     }
+}
 
+/// The operations of the `dropshot` feature.
+#[cfg(feature = "dropshot")]
+impl Client {
     /// Items, dropshot style
     ///
     /// `GET /dropshot/items` (operation `dropshotItems`).
@@ -233,17 +237,15 @@ impl Client {
     ///
     /// Sends none of the optional parameters; [`dropshot_items_with`](Self::dropshot_items_with)
     /// takes them.
-    #[cfg(feature = "dropshot")]
     pub async fn dropshot_items(
         &self,
     ) -> Result<ResponseValue<types::ItemResultsPage>, Error<DropshotItemsError>> {
-        self.dropshot_items_with(DropshotItemsOptions::default()).await
+        self.dropshot_items_with(Default::default()).await
     }
 
     /// [`dropshot_items`](Self::dropshot_items) with the optional parameters in `options`.
     ///
     /// `GET /dropshot/items` (operation `dropshotItems`).
-    #[cfg(feature = "dropshot")]
     pub async fn dropshot_items_with(
         &self,
         options: DropshotItemsOptions,
@@ -267,7 +269,6 @@ impl Client {
     /// Next page: dropshot's `next_page`, sent back as `page_token` (with `limit` only, as dropshot
     /// wants). The stream ends after the last page, after an error (yielded once), or when a page
     /// names the same next page as the one before.
-    #[cfg(feature = "dropshot")]
     #[inline]
     pub fn dropshot_items_stream<'a>(
         &'a self,
@@ -287,7 +288,11 @@ impl Client {
             },
         )
     }
+}
 
+/// The operations of the `cursor` feature.
+#[cfg(feature = "cursor")]
+impl Client {
     /// Items with a next-page token in the body
     ///
     /// `GET /cursor/items` (operation `cursorItems`).
@@ -298,17 +303,15 @@ impl Client {
     ///
     /// Sends none of the optional parameters; [`cursor_items_with`](Self::cursor_items_with) takes
     /// them.
-    #[cfg(feature = "cursor")]
     pub async fn cursor_items(
         &self,
     ) -> Result<ResponseValue<types::CursorPage>, Error<CursorItemsError>> {
-        self.cursor_items_with(CursorItemsOptions::default()).await
+        self.cursor_items_with(Default::default()).await
     }
 
     /// [`cursor_items`](Self::cursor_items) with the optional parameters in `options`.
     ///
     /// `GET /cursor/items` (operation `cursorItems`).
-    #[cfg(feature = "cursor")]
     pub async fn cursor_items_with(
         &self,
         options: CursorItemsOptions,
@@ -332,7 +335,6 @@ impl Client {
     /// Next page: the cursor in the body, sent back in the query with the other options unchanged.
     /// The stream ends after the last page, after an error (yielded once), or when a page names the
     /// same next page as the one before.
-    #[cfg(feature = "cursor")]
     #[inline]
     pub fn cursor_items_stream<'a>(
         &'a self,
@@ -348,7 +350,11 @@ impl Client {
             },
         )
     }
+}
 
+/// The operations of the `after` feature.
+#[cfg(feature = "after")]
+impl Client {
     /// Items after an id, as openai pages
     ///
     /// `GET /after/items` (operation `afterItems`).
@@ -359,17 +365,15 @@ impl Client {
     ///
     /// Sends none of the optional parameters; [`after_items_with`](Self::after_items_with) takes
     /// them.
-    #[cfg(feature = "after")]
     pub async fn after_items(
         &self,
     ) -> Result<ResponseValue<types::AfterPage>, Error<AfterItemsError>> {
-        self.after_items_with(AfterItemsOptions::default()).await
+        self.after_items_with(Default::default()).await
     }
 
     /// [`after_items`](Self::after_items) with the optional parameters in `options`.
     ///
     /// `GET /after/items` (operation `afterItems`).
-    #[cfg(feature = "after")]
     pub async fn after_items_with(
         &self,
         options: AfterItemsOptions,
@@ -393,7 +397,6 @@ impl Client {
     /// Next page: the cursor in the body, sent back in the query with the other options unchanged.
     /// The stream ends after the last page, after an error (yielded once), or when a page names the
     /// same next page as the one before.
-    #[cfg(feature = "after")]
     #[inline]
     pub fn after_items_stream<'a>(
         &'a self,
@@ -409,7 +412,11 @@ impl Client {
             },
         )
     }
+}
 
+/// The operations of the `link` feature.
+#[cfg(feature = "link")]
+impl Client {
     /// Items paged by the Link header
     ///
     /// `GET /link/{shelf}/items` (operation `linkItems`).
@@ -420,18 +427,16 @@ impl Client {
     ///
     /// Sends none of the optional parameters; [`link_items_with`](Self::link_items_with) takes
     /// them.
-    #[cfg(feature = "link")]
     pub async fn link_items(
         &self,
         shelf: &str,
     ) -> Result<ResponseValue<Vec<types::Item>>, Error<LinkItemsError>> {
-        self.link_items_with(shelf, LinkItemsOptions::default()).await
+        self.link_items_with(shelf, Default::default()).await
     }
 
     /// [`link_items`](Self::link_items) with the optional parameters in `options`.
     ///
     /// `GET /link/{shelf}/items` (operation `linkItems`).
-    #[cfg(feature = "link")]
     pub async fn link_items_with(
         &self,
         shelf: &str,
@@ -454,7 +459,6 @@ impl Client {
     /// Next page: the `Link` header's `rel="next"` target, whose query parameters set the options.
     /// The stream ends after the last page, after an error (yielded once), or when a page names the
     /// same next page as the one before.
-    #[cfg(feature = "link")]
     #[inline]
     pub fn link_items_stream<'a>(
         &'a self,
@@ -471,136 +475,156 @@ impl Client {
 }
 
 #[cfg(feature = "dropshot")]
-request::parameters! {
-    /// Optional parameters of `dropshotItems`; `Default::default()` sets none, the `with_…` methods
-    /// set one each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct DropshotItemsOptions {
-        /// Items per page.
-        /// (query parameter `limit`)
-        #[param("limit", with_limit, query)]
-        pub limit: Option<u32>,
-        /// The token of the page to fetch; it carries the scan's other parameters.
-        /// (query parameter `page_token`)
-        #[param("page_token", with_page_token, query)]
-        pub page_token: Option<String>,
-        /// Only items of this kind (first page only; the token remembers it).
-        /// (query parameter `kind`)
-        #[param("kind", with_kind, query)]
-        pub kind: Option<String>,
-    }
-}
+pub use operations_dropshot::*;
 
 #[cfg(feature = "dropshot")]
-response::errors! {
-    /// The documented error answers of `dropshotItems`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum DropshotItemsError {
-        /// 400: Bad request.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+mod operations_dropshot {
+    use super::*;
+
+    request::parameters! {
+        /// Optional parameters of `dropshotItems`; `Default::default()` sets none, the `with_…`
+        /// methods set one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct DropshotItemsOptions {
+            /// Items per page.
+            /// (query parameter `limit`)
+            #[param("limit", with_limit, query)]
+            pub limit: Option<u32>,
+            /// The token of the page to fetch; it carries the scan's other parameters.
+            /// (query parameter `page_token`)
+            #[param("page_token", with_page_token, query)]
+            pub page_token: Option<String>,
+            /// Only items of this kind (first page only; the token remembers it).
+            /// (query parameter `kind`)
+            #[param("kind", with_kind, query)]
+            pub kind: Option<String>,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `dropshotItems`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum DropshotItemsError {
+            /// 400: Bad request.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "cursor")]
-request::parameters! {
-    /// Optional parameters of `cursorItems`; `Default::default()` sets none, the `with_…` methods
-    /// set one each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct CursorItemsOptions {
-        /// (query parameter `pageToken`)
-        #[param("pageToken", with_page_token, query)]
-        pub page_token: Option<String>,
-        /// (query parameter `pageSize`)
-        #[param("pageSize", with_page_size, query)]
-        pub page_size: Option<i32>,
-        /// Sent with every page.
-        /// (query parameter `kind`)
-        #[param("kind", with_kind, query)]
-        pub kind: Option<String>,
-    }
-}
+pub use operations_cursor::*;
 
 #[cfg(feature = "cursor")]
-response::errors! {
-    /// The documented error answers of `cursorItems`; the status and headers are on [`Error::Api`].
-    pub enum CursorItemsError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+mod operations_cursor {
+    use super::*;
+
+    request::parameters! {
+        /// Optional parameters of `cursorItems`; `Default::default()` sets none, the `with_…`
+        /// methods set one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct CursorItemsOptions {
+            /// (query parameter `pageToken`)
+            #[param("pageToken", with_page_token, query)]
+            pub page_token: Option<String>,
+            /// (query parameter `pageSize`)
+            #[param("pageSize", with_page_size, query)]
+            pub page_size: Option<i32>,
+            /// Sent with every page.
+            /// (query parameter `kind`)
+            #[param("kind", with_kind, query)]
+            pub kind: Option<String>,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `cursorItems`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum CursorItemsError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "after")]
-request::parameters! {
-    /// Optional parameters of `afterItems`; `Default::default()` sets none, the `with_…` methods
-    /// set one each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct AfterItemsOptions {
-        /// The id of the last item of the page before.
-        /// (query parameter `after`)
-        #[param("after", with_after, query)]
-        pub after: Option<String>,
-        /// (query parameter `limit`)
-        #[param("limit", with_limit, query)]
-        pub limit: Option<i32>,
-    }
-}
+pub use operations_after::*;
 
 #[cfg(feature = "after")]
-response::errors! {
-    /// The documented error answers of `afterItems`; the status and headers are on [`Error::Api`].
-    pub enum AfterItemsError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+mod operations_after {
+    use super::*;
+
+    request::parameters! {
+        /// Optional parameters of `afterItems`; `Default::default()` sets none, the `with_…`
+        /// methods set one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct AfterItemsOptions {
+            /// The id of the last item of the page before.
+            /// (query parameter `after`)
+            #[param("after", with_after, query)]
+            pub after: Option<String>,
+            /// (query parameter `limit`)
+            #[param("limit", with_limit, query)]
+            pub limit: Option<i32>,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `afterItems`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum AfterItemsError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "link")]
-request::parameters! {
-    /// Optional parameters of `linkItems`; `Default::default()` sets none, the `with_…` methods set
-    /// one each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct LinkItemsOptions {
-        /// (query parameter `page`)
-        #[param("page", with_page, query, next)]
-        pub page: Option<i32>,
-        /// (query parameter `per_page`)
-        #[param("per_page", with_per_page, query, next)]
-        pub per_page: Option<i32>,
-    }
-}
+pub use operations_link::*;
 
 #[cfg(feature = "link")]
-response::errors! {
-    /// The documented error answers of `linkItems`; the status and headers are on [`Error::Api`].
-    pub enum LinkItemsError {
-        /// 404: No such shelf.
-        #[status(404)]
-        NotFound(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
-    }
-}
+mod operations_link {
+    use super::*;
 
-#[cfg(feature = "link")]
-response::headers! {
-    /// Headers of the `200` answer of `linkItems`.
-    /// Read them with `from_headers(response.headers())`.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct LinkItemsOkHeaders {
-        /// RFC 8288 links; `rel="next"` is the next page.
-        /// (header `link`; `None` when absent or unreadable)
-        #[header("link")]
-        pub link: Option<String>,
+    request::parameters! {
+        /// Optional parameters of `linkItems`; `Default::default()` sets none, the `with_…` methods
+        /// set one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct LinkItemsOptions {
+            /// (query parameter `page`)
+            #[param("page", with_page, query, next)]
+            pub page: Option<i32>,
+            /// (query parameter `per_page`)
+            #[param("per_page", with_per_page, query, next)]
+            pub per_page: Option<i32>,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `linkItems`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum LinkItemsError {
+            /// 404: No such shelf.
+            NotFound(types::Error) = 404,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
+    }
+
+    response::headers! {
+        /// Headers of the `200` answer of `linkItems`.
+        /// Read them with `from_headers(response.headers())`.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct LinkItemsOkHeaders {
+            /// RFC 8288 links; `rel="next"` is the next page.
+            /// (header `link`; `None` when absent or unreadable)
+            #[header("link")]
+            pub link: Option<String>,
+        }
     }
 }

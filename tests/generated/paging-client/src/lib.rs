@@ -32,18 +32,21 @@ pub mod operations {
     ///   (`GET /dropshot/items`)
     #[cfg(feature = "dropshot")]
     pub mod dropshot {}
+
     /// The operations of `cursor`.
     ///
     /// - [`cursor_items`](crate::Client::cursor_items): Items with a next-page token in the body
     ///   (`GET /cursor/items`)
     #[cfg(feature = "cursor")]
     pub mod cursor {}
+
     /// The operations of `after`.
     ///
     /// - [`after_items`](crate::Client::after_items): Items after an id, as openai pages
     ///   (`GET /after/items`)
     #[cfg(feature = "after")]
     pub mod after {}
+
     /// The operations of `link`.
     ///
     /// - [`link_items`](crate::Client::link_items): Items paged by the Link header

@@ -29,6 +29,7 @@ use crate::runtime::problem::Problem;
 /// Every method has a default answering `501 Not Implemented` with the `Error` body, so an
 /// operation the document adds later does not break an implementation written before it
 /// (the price: the compiler does not point at an operation you forgot).
+#[allow(unused_variables)]
 pub trait PagingApi: Send + Sync + 'static {
     /// Your error type; anything `Display` (e.g. `anyhow::Error`).
     type Error: std::fmt::Display + Send + 'static;
@@ -42,7 +43,6 @@ pub trait PagingApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: DropshotItemsParams,
     ) -> impl Future<Output = Result<DropshotItemsResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(DropshotItemsResponse::Unimplemented) }
     }
 
@@ -55,7 +55,6 @@ pub trait PagingApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: CursorItemsParams,
     ) -> impl Future<Output = Result<CursorItemsResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(CursorItemsResponse::Unimplemented) }
     }
 
@@ -68,7 +67,6 @@ pub trait PagingApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: AfterItemsParams,
     ) -> impl Future<Output = Result<AfterItemsResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(AfterItemsResponse::Unimplemented) }
     }
 
@@ -81,7 +79,6 @@ pub trait PagingApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: LinkItemsParams,
     ) -> impl Future<Output = Result<LinkItemsResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(LinkItemsResponse::Unimplemented) }
     }
 
@@ -93,142 +90,163 @@ pub trait PagingApi: Send + Sync + 'static {
     }
 }
 
-/// Parameters of `dropshotItems` (`GET /dropshot/items`), parsed and checked.
 #[cfg(feature = "dropshot")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct DropshotItemsParams {
-    /// Items per page.
-    /// (query parameter `limit`)
-    pub limit: Option<u32>,
-    /// The token of the page to fetch; it carries the scan's other parameters.
-    /// (query parameter `page_token`)
-    pub page_token: Option<String>,
-    /// Only items of this kind (first page only; the token remembers it).
-    /// (query parameter `kind`)
-    pub kind: Option<String>,
-}
+pub use operations_dropshot::*;
 
 #[cfg(feature = "dropshot")]
-response::answers! {
-    /// What `dropshotItems` answers: one variant per documented status, and
-    /// [`Unimplemented`](DropshotItemsResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum DropshotItemsResponse {
-        /// 200: One page.
-        #[status(OK, json)]
-        Ok(types::ItemResultsPage),
-        /// 400: Bad request.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("dropshotItems")]
-        Unimplemented,
-    }
-}
+mod operations_dropshot {
+    use super::*;
 
-#[cfg(feature = "cursor")]
-params::declare! {
-    /// Parameters of `cursorItems` (`GET /cursor/items`), parsed and checked.
+    /// Parameters of `dropshotItems` (`GET /dropshot/items`), parsed and checked.
     #[derive(Debug, Clone, PartialEq)]
-    pub struct CursorItemsParams {
-        /// (query parameter `pageToken`)
-        #[param(optional, query("pageToken"))]
+    pub struct DropshotItemsParams {
+        /// Items per page.
+        /// (query parameter `limit`)
+        pub limit: Option<u32>,
+        /// The token of the page to fetch; it carries the scan's other parameters.
+        /// (query parameter `page_token`)
         pub page_token: Option<String>,
-        /// (query parameter `pageSize`)
-        #[param(optional, query("pageSize"))]
-        pub page_size: Option<i32>,
-        /// Sent with every page.
+        /// Only items of this kind (first page only; the token remembers it).
         /// (query parameter `kind`)
-        #[param(optional, query("kind"))]
         pub kind: Option<String>,
     }
+
+    response::answers! {
+        /// What `dropshotItems` answers: one variant per documented status, and
+        /// [`Unimplemented`](DropshotItemsResponse::Unimplemented) for an implementation without
+        /// the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum DropshotItemsResponse {
+            /// 200: One page.
+            Ok(types::ItemResultsPage) = json(200),
+            /// 400: Bad request.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("dropshotItems"),
+        }
+    }
 }
 
 #[cfg(feature = "cursor")]
-response::answers! {
-    /// What `cursorItems` answers: one variant per documented status, and
-    /// [`Unimplemented`](CursorItemsResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum CursorItemsResponse {
-        /// 200: One page.
-        #[status(OK, json)]
-        Ok(types::CursorPage),
-        #[unimplemented("cursorItems")]
-        Unimplemented,
+pub use operations_cursor::*;
+
+#[cfg(feature = "cursor")]
+mod operations_cursor {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `cursorItems` (`GET /cursor/items`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct CursorItemsParams {
+            /// (query parameter `pageToken`)
+            #[param(optional, query("pageToken"))]
+            pub page_token: Option<String>,
+            /// (query parameter `pageSize`)
+            #[param(optional, query("pageSize"))]
+            pub page_size: Option<i32>,
+            /// Sent with every page.
+            /// (query parameter `kind`)
+            #[param(optional, query("kind"))]
+            pub kind: Option<String>,
+        }
+    }
+
+    response::answers! {
+        /// What `cursorItems` answers: one variant per documented status, and
+        /// [`Unimplemented`](CursorItemsResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum CursorItemsResponse {
+            /// 200: One page.
+            Ok(types::CursorPage) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("cursorItems"),
+        }
     }
 }
 
 #[cfg(feature = "after")]
-params::declare! {
-    /// Parameters of `afterItems` (`GET /after/items`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct AfterItemsParams {
-        /// The id of the last item of the page before.
-        /// (query parameter `after`)
-        #[param(optional, query("after"))]
-        pub after: Option<String>,
-        /// (query parameter `limit`)
-        #[param(optional, query("limit"))]
-        pub limit: Option<i32>,
-    }
-}
+pub use operations_after::*;
 
 #[cfg(feature = "after")]
-response::answers! {
-    /// What `afterItems` answers: one variant per documented status, and
-    /// [`Unimplemented`](AfterItemsResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum AfterItemsResponse {
-        /// 200: One page.
-        #[status(OK, json)]
-        Ok(types::AfterPage),
-        #[unimplemented("afterItems")]
-        Unimplemented,
+mod operations_after {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `afterItems` (`GET /after/items`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct AfterItemsParams {
+            /// The id of the last item of the page before.
+            /// (query parameter `after`)
+            #[param(optional, query("after"))]
+            pub after: Option<String>,
+            /// (query parameter `limit`)
+            #[param(optional, query("limit"))]
+            pub limit: Option<i32>,
+        }
+    }
+
+    response::answers! {
+        /// What `afterItems` answers: one variant per documented status, and
+        /// [`Unimplemented`](AfterItemsResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum AfterItemsResponse {
+            /// 200: One page.
+            Ok(types::AfterPage) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("afterItems"),
+        }
     }
 }
 
 #[cfg(feature = "link")]
-params::declare! {
-    /// Parameters of `linkItems` (`GET /link/{shelf}/items`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct LinkItemsParams {
-        /// (path parameter `shelf`)
-        #[param(required, path("shelf"))]
-        pub shelf: String,
-        /// (query parameter `page`)
-        #[param(optional, query("page"))]
-        pub page: Option<i32>,
-        /// (query parameter `per_page`)
-        #[param(optional, query("per_page"))]
-        pub per_page: Option<i32>,
+pub use operations_link::*;
+
+#[cfg(feature = "link")]
+mod operations_link {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `linkItems` (`GET /link/{shelf}/items`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct LinkItemsParams {
+            /// (path parameter `shelf`)
+            #[param(required, path("shelf"))]
+            pub shelf: String,
+            /// (query parameter `page`)
+            #[param(optional, query("page"))]
+            pub page: Option<i32>,
+            /// (query parameter `per_page`)
+            #[param(optional, query("per_page"))]
+            pub per_page: Option<i32>,
+        }
     }
-}
 
-/// Headers of the `200` answer of `linkItems`.
-#[cfg(feature = "link")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct LinkItemsOkHeaders {
-    /// RFC 8288 links; `rel="next"` is the next page.
-    /// (header `link`)
-    pub link: Option<String>,
-}
+    /// Headers of the `200` answer of `linkItems`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct LinkItemsOkHeaders {
+        /// RFC 8288 links; `rel="next"` is the next page.
+        /// (header `link`)
+        pub link: Option<String>,
+    }
 
-#[cfg(feature = "link")]
-response::answers! {
-    /// What `linkItems` answers: one variant per documented status, and
-    /// [`Unimplemented`](LinkItemsResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum LinkItemsResponse {
-        /// 200: One page; `Link` names the next.
-        #[status(OK, json, headers)]
-        Ok(Vec<types::Item>, LinkItemsOkHeaders),
-        /// 404: No such shelf.
-        #[status(NOT_FOUND, json)]
-        NotFound(types::Error),
-        #[unimplemented("linkItems")]
-        Unimplemented,
+    response::answers! {
+        /// What `linkItems` answers: one variant per documented status, and
+        /// [`Unimplemented`](LinkItemsResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum LinkItemsResponse {
+            /// 200: One page; `Link` names the next.
+            Ok(Vec<types::Item>, LinkItemsOkHeaders) = json(200, headers),
+            /// 404: No such shelf.
+            NotFound(types::Error) = json(404),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("linkItems"),
+        }
     }
 }

@@ -44,18 +44,21 @@ pub mod operations {
     ///   (`GET /dropshot/items`)
     #[cfg(feature = "dropshot")]
     pub mod dropshot {}
+
     /// The operations of `cursor`.
     ///
     /// - [`cursor_items`](crate::PagingApi::cursor_items): Items with a next-page token in the body
     ///   (`GET /cursor/items`)
     #[cfg(feature = "cursor")]
     pub mod cursor {}
+
     /// The operations of `after`.
     ///
     /// - [`after_items`](crate::PagingApi::after_items): Items after an id, as openai pages
     ///   (`GET /after/items`)
     #[cfg(feature = "after")]
     pub mod after {}
+
     /// The operations of `link`.
     ///
     /// - [`link_items`](crate::PagingApi::link_items): Items paged by the Link header

@@ -116,79 +116,106 @@ pub async fn test_server<A: PagingApi>(
     TestServer::start(app, &config, &base).await
 }
 
-/// `GET /dropshot/items`: see [`PagingApi::dropshot_items`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
 #[cfg(feature = "dropshot")]
-fn handle_dropshot_items<A: PagingApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, parts, _body| async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-            let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let limit: Option<u32> = raw
-                    .optional(Location::Query, "limit", &mut errors);
-                let page_token: Option<String> = raw
-                    .optional(Location::Query, "page_token", &mut errors);
-                let kind: Option<String> = raw
-                    .optional(Location::Query, "kind", &mut errors);
-                let out = &mut errors;
-                if let Some(value) = &limit {
-                    let at = "query/limit";
-                    validate::check_minimum(*value, 1, false, at, out);
-                }
-                errors.check()?;
-                DropshotItemsParams {
-                    limit,
-                    page_token,
-                    kind,
-                }
-            };
-            let ctx = RequestContext::new("dropshotItems", scheme, parts);
-            let outcome = A::dropshot_items(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+use operations_dropshot::*;
+
+#[cfg(feature = "dropshot")]
+mod operations_dropshot {
+    use super::*;
+
+    /// `GET /dropshot/items`: see [`PagingApi::dropshot_items`]. Authorizes, reads and checks the
+    /// request, then calls the implementation.
+    pub(super) fn handle_dropshot_items<A: PagingApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, parts, _body| async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+                let params = {
+                    let mut errors = Violations::new();
+                    let raw = RawParams::from_parts(&parts, PathParams::none());
+                    let limit: Option<u32> = raw
+                        .optional(Location::Query, "limit", &mut errors);
+                    let page_token: Option<String> = raw
+                        .optional(Location::Query, "page_token", &mut errors);
+                    let kind: Option<String> = raw
+                        .optional(Location::Query, "kind", &mut errors);
+                    let out = &mut errors;
+                    if let Some(value) = &limit {
+                        let at = "query/limit";
+                        validate::check_minimum(*value, 1, false, at, out);
+                    }
+                    errors.check()?;
+                    DropshotItemsParams {
+                        limit,
+                        page_token,
+                        kind,
+                    }
+                };
+                let ctx = RequestContext::new("dropshotItems", scheme, parts);
+                let outcome = A::dropshot_items(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
 }
 
 #[cfg(feature = "cursor")]
-layer::handler! {
-    /// `GET /cursor/items`: see [`PagingApi::cursor_items`]. Authorizes and reads the request, then
-    /// calls the implementation.
-    fn handle_cursor_items<A: PagingApi>() {
-        call(A::cursor_items, "cursorItems", &[])
+use operations_cursor::*;
+
+#[cfg(feature = "cursor")]
+mod operations_cursor {
+    use super::*;
+
+    layer::handler! {
+        /// `GET /cursor/items`: see [`PagingApi::cursor_items`]. Authorizes and reads the request,
+        /// then calls the implementation.
+        pub(super) fn handle_cursor_items<A: PagingApi>() {
+            call(A::cursor_items, "cursorItems", &[])
+        }
     }
 }
 
 #[cfg(feature = "after")]
-layer::handler! {
-    /// `GET /after/items`: see [`PagingApi::after_items`]. Authorizes and reads the request, then
-    /// calls the implementation.
-    fn handle_after_items<A: PagingApi>() {
-        call(A::after_items, "afterItems", &[])
-    }
-}
+use operations_after::*;
 
-#[cfg(feature = "link")]
-layer::handler! {
-    /// `GET /link/{shelf}/items`: see [`PagingApi::link_items`]. Authorizes and reads the request,
-    /// then calls the implementation.
-    fn handle_link_items<A: PagingApi>() {
-        call(A::link_items, "linkItems", &[])
-    }
-}
+#[cfg(feature = "after")]
+mod operations_after {
+    use super::*;
 
-#[cfg(feature = "link")]
-impl LinkItemsOkHeaders {
-    pub(crate) fn write(&self, response: &mut Response) -> Result<(), Problem> {
-        if let Some(value) = &self.link {
-            response::set_header(response, "link", &value.to_string())?;
+    layer::handler! {
+        /// `GET /after/items`: see [`PagingApi::after_items`]. Authorizes and reads the request,
+        /// then calls the implementation.
+        pub(super) fn handle_after_items<A: PagingApi>() {
+            call(A::after_items, "afterItems", &[])
         }
-        Ok(())
+    }
+}
+
+#[cfg(feature = "link")]
+use operations_link::*;
+
+#[cfg(feature = "link")]
+mod operations_link {
+    use super::*;
+
+    layer::handler! {
+        /// `GET /link/{shelf}/items`: see [`PagingApi::link_items`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_link_items<A: PagingApi>() {
+            call(A::link_items, "linkItems", &[])
+        }
+    }
+
+    impl LinkItemsOkHeaders {
+        pub(crate) fn write(&self, response: &mut Response) -> Result<(), Problem> {
+            if let Some(value) = &self.link {
+                response::set_header(response, "link", &value.to_string())?;
+            }
+            Ok(())
+        }
     }
 }

@@ -238,13 +238,16 @@ impl Client {
             transport: Arc::new(self.transport.with_options(options)),
         }
     }
+}
 
+/// The operations of the `root` feature.
+#[cfg(feature = "root")]
+impl Client {
     /// `GET /` (operation `getRoot`).
     ///
     /// ```ignore
     /// let response = client.get_root().await?;
     /// ```
-    #[cfg(feature = "root")]
     pub async fn get_root(
         &self,
     ) -> Result<ResponseValue<types::Echo>, Error<GetRootError>> {
@@ -253,13 +256,16 @@ impl Client {
         let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `accounts-json` feature.
+#[cfg(feature = "accounts-json")]
+impl Client {
     /// `GET /Accounts.json` (operation `listAccounts`).
     ///
     /// ```ignore
     /// let response = client.list_accounts().await?;
     /// ```
-    #[cfg(feature = "accounts-json")]
     pub async fn list_accounts(
         &self,
     ) -> Result<ResponseValue<types::Echo>, Error<ListAccountsError>> {
@@ -271,13 +277,16 @@ impl Client {
         let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `accounts` feature.
+#[cfg(feature = "accounts")]
+impl Client {
     /// `GET /Accounts/{Sid}.json` (operation `getAccount`).
     ///
     /// ```ignore
     /// let response = client.get_account("AC").await?;
     /// ```
-    #[cfg(feature = "accounts")]
     pub async fn get_account(
         &self,
         sid: &str,
@@ -297,7 +306,6 @@ impl Client {
     /// ```ignore
     /// let response = client.get_call("AccountSid", "Sid").await?;
     /// ```
-    #[cfg(feature = "accounts")]
     pub async fn get_call(
         &self,
         account_sid: &str,
@@ -312,13 +320,16 @@ impl Client {
         let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `files` feature.
+#[cfg(feature = "files")]
+impl Client {
     /// `GET /files/{name}.{format}` (operation `getFileAs`).
     ///
     /// ```ignore
     /// let response = client.get_file_as("name", &types::GetFileAsFormat::Json).await?;
     /// ```
-    #[cfg(feature = "files")]
     pub async fn get_file_as(
         &self,
         name: &str,
@@ -339,7 +350,6 @@ impl Client {
     /// ```ignore
     /// let response = client.get_file(1).await?;
     /// ```
-    #[cfg(feature = "files")]
     pub async fn get_file(
         &self,
         id: i64,
@@ -356,7 +366,6 @@ impl Client {
     /// ```ignore
     /// let response = client.put_file(1).await?;
     /// ```
-    #[cfg(feature = "files")]
     pub async fn put_file(
         &self,
         id: i64,
@@ -367,13 +376,16 @@ impl Client {
         let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `templates` feature.
+#[cfg(feature = "templates")]
+impl Client {
     /// `GET /templates/{project_id}` (operation `listTemplates`).
     ///
     /// ```ignore
     /// let response = client.list_templates(1).await?;
     /// ```
-    #[cfg(feature = "templates")]
     pub async fn list_templates(
         &self,
         project_id: i64,
@@ -393,7 +405,6 @@ impl Client {
     /// ```ignore
     /// let response = client.delete_template("template_name").await?;
     /// ```
-    #[cfg(feature = "templates")]
     pub async fn delete_template(
         &self,
         template_name: &str,
@@ -413,7 +424,6 @@ impl Client {
     /// ```ignore
     /// let response = client.get_template_version("template_name", 1).await?;
     /// ```
-    #[cfg(feature = "templates")]
     pub async fn get_template_version(
         &self,
         template_name: &str,
@@ -434,7 +444,6 @@ impl Client {
     /// ```ignore
     /// let response = client.list_template_versions(1).await?;
     /// ```
-    #[cfg(feature = "templates")]
     pub async fn list_template_versions(
         &self,
         project_id: i64,
@@ -448,13 +457,16 @@ impl Client {
         let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `jobs` feature.
+#[cfg(feature = "jobs")]
+impl Client {
     /// `POST /jobs/{name}:cancel` (operation `cancelJob`).
     ///
     /// ```ignore
     /// let response = client.cancel_job("name").await?;
     /// ```
-    #[cfg(feature = "jobs")]
     pub async fn cancel_job(
         &self,
         name: &str,
@@ -468,14 +480,17 @@ impl Client {
         let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `responses` feature.
+#[cfg(feature = "responses")]
+impl Client {
     /// `POST /responses` (operation `createResponse`).
     ///
     /// ```ignore
     /// let body = serde_json::from_value(serde_json::json!({"operation": "string"}))?;
     /// let response = client.create_response(&body).await?;
     /// ```
-    #[cfg(feature = "responses")]
     pub async fn create_response(
         &self,
         body: &types::Echo,
@@ -506,7 +521,6 @@ impl Client {
     /// let body = serde_json::from_value(serde_json::json!({"operation": "string"}))?;
     /// let response = client.beta_create_response(&body).await?;
     /// ```
-    #[cfg(feature = "responses")]
     pub async fn beta_create_response(
         &self,
         body: &types::Echo,
@@ -542,18 +556,16 @@ impl Client {
     ///
     /// Sends none of the optional parameters;
     /// [`beta_get_response_with`](Self::beta_get_response_with) takes them.
-    #[cfg(feature = "responses")]
     pub async fn beta_get_response(
         &self,
         response_id: &str,
     ) -> Result<ResponseValue<types::Echo>, Error<BetaGetResponseError>> {
-        self.beta_get_response_with(response_id, BetaGetResponseOptions::default()).await
+        self.beta_get_response_with(response_id, Default::default()).await
     }
 
     /// [`beta_get_response`](Self::beta_get_response) with the optional parameters in `options`.
     ///
     /// `GET /responses/{response_id}?beta=true` (operation `betaGetResponse`).
-    #[cfg(feature = "responses")]
     pub async fn beta_get_response_with(
         &self,
         response_id: &str,
@@ -578,7 +590,6 @@ impl Client {
     /// ```ignore
     /// let response = client.beta_delete_response("response_id").await?;
     /// ```
-    #[cfg(feature = "responses")]
     pub async fn beta_delete_response(
         &self,
         response_id: &str,
@@ -604,18 +615,16 @@ impl Client {
     ///
     /// Sends none of the optional parameters; [`get_response_with`](Self::get_response_with) takes
     /// them.
-    #[cfg(feature = "responses")]
     pub async fn get_response(
         &self,
         response_id: &str,
     ) -> Result<ResponseValue<types::Echo>, Error<GetResponseError>> {
-        self.get_response_with(response_id, GetResponseOptions::default()).await
+        self.get_response_with(response_id, Default::default()).await
     }
 
     /// [`get_response`](Self::get_response) with the optional parameters in `options`.
     ///
     /// `GET /responses/{response_id}` (operation `getResponse`).
-    #[cfg(feature = "responses")]
     pub async fn get_response_with(
         &self,
         response_id: &str,
@@ -631,7 +640,11 @@ impl Client {
         let raw = self.transport.send_url(&OPERATION, &path, &query, JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `pairs` feature.
+#[cfg(feature = "pairs")]
+impl Client {
     /// A parameter used twice in the path (OpenAPI allows it); both places carry its value.
     ///
     /// `GET /pairs/{a}/{b}/{a}` (operation `getPair`).
@@ -639,7 +652,6 @@ impl Client {
     /// ```ignore
     /// let response = client.get_pair("a", 1).await?;
     /// ```
-    #[cfg(feature = "pairs")]
     pub async fn get_pair(
         &self,
         a: &str,
@@ -654,7 +666,11 @@ impl Client {
         let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `2010-04-01` feature.
+#[cfg(feature = "2010-04-01")]
+impl Client {
     /// A path that begins with a date, served by a dispatch function.
     ///
     /// `GET /2010-04-01/Accounts/{AccountSid}.json` (operation `getDatedAccount`).
@@ -662,7 +678,6 @@ impl Client {
     /// ```ignore
     /// let response = client.get_dated_account("AccountSid").await?;
     /// ```
-    #[cfg(feature = "2010-04-01")]
     pub async fn get_dated_account(
         &self,
         account_sid: &str,
@@ -679,256 +694,288 @@ impl Client {
 }
 
 #[cfg(feature = "root")]
-response::errors! {
-    /// The documented error answers of `getRoot`; the status and headers are on [`Error::Api`].
-    pub enum GetRootError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_root::*;
+
+#[cfg(feature = "root")]
+mod operations_root {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `getRoot`; the status and headers are on [`Error::Api`].
+        pub enum GetRootError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "accounts-json")]
-response::errors! {
-    /// The documented error answers of `listAccounts`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum ListAccountsError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_accounts_json::*;
+
+#[cfg(feature = "accounts-json")]
+mod operations_accounts_json {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `listAccounts`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum ListAccountsError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "accounts")]
-response::errors! {
-    /// The documented error answers of `getAccount`; the status and headers are on [`Error::Api`].
-    pub enum GetAccountError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
-    }
-}
+pub use operations_accounts::*;
 
 #[cfg(feature = "accounts")]
-response::errors! {
-    /// The documented error answers of `getCall`; the status and headers are on [`Error::Api`].
-    pub enum GetCallError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+mod operations_accounts {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `getAccount`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum GetAccountError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `getCall`; the status and headers are on [`Error::Api`].
+        pub enum GetCallError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "files")]
-response::errors! {
-    /// The documented error answers of `getFileAs`; the status and headers are on [`Error::Api`].
-    pub enum GetFileAsError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
-    }
-}
+pub use operations_files::*;
 
 #[cfg(feature = "files")]
-response::errors! {
-    /// The documented error answers of `getFile`; the status and headers are on [`Error::Api`].
-    pub enum GetFileError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
-    }
-}
+mod operations_files {
+    use super::*;
 
-#[cfg(feature = "files")]
-response::errors! {
-    /// The documented error answers of `putFile`; the status and headers are on [`Error::Api`].
-    pub enum PutFileError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `getFileAs`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum GetFileAsError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "templates")]
-response::errors! {
-    /// The documented error answers of `listTemplates`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum ListTemplatesError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `getFile`; the status and headers are on [`Error::Api`].
+        pub enum GetFileError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "templates")]
-response::errors! {
-    /// The documented error answers of `deleteTemplate`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum DeleteTemplateError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `putFile`; the status and headers are on [`Error::Api`].
+        pub enum PutFileError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "templates")]
-response::errors! {
-    /// The documented error answers of `getTemplateVersion`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum GetTemplateVersionError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
-    }
-}
+pub use operations_templates::*;
 
 #[cfg(feature = "templates")]
-response::errors! {
-    /// The documented error answers of `listTemplateVersions`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum ListTemplateVersionsError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+mod operations_templates {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `listTemplates`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum ListTemplatesError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `deleteTemplate`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum DeleteTemplateError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `getTemplateVersion`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum GetTemplateVersionError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `listTemplateVersions`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum ListTemplateVersionsError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "jobs")]
-response::errors! {
-    /// The documented error answers of `cancelJob`; the status and headers are on [`Error::Api`].
-    pub enum CancelJobError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_jobs::*;
+
+#[cfg(feature = "jobs")]
+mod operations_jobs {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `cancelJob`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum CancelJobError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "responses")]
-response::errors! {
-    /// The documented error answers of `createResponse`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum CreateResponseError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
-    }
-}
+pub use operations_responses::*;
 
 #[cfg(feature = "responses")]
-response::errors! {
-    /// The documented error answers of `betaCreateResponse`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum BetaCreateResponseError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
-    }
-}
+mod operations_responses {
+    use super::*;
 
-#[cfg(feature = "responses")]
-request::parameters! {
-    /// Optional parameters of `betaGetResponse`; `Default::default()` sets none, the `with_…`
-    /// methods set one each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct BetaGetResponseOptions {
-        /// (query parameter `include`)
-        #[param("include", with_include, query)]
-        pub include: Option<String>,
+    response::errors! {
+        /// The documented error answers of `createResponse`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum CreateResponseError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "responses")]
-response::errors! {
-    /// The documented error answers of `betaGetResponse`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum BetaGetResponseError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `betaCreateResponse`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum BetaCreateResponseError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "responses")]
-response::errors! {
-    /// The documented error answers of `betaDeleteResponse`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum BetaDeleteResponseError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    request::parameters! {
+        /// Optional parameters of `betaGetResponse`; `Default::default()` sets none, the `with_…`
+        /// methods set one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct BetaGetResponseOptions {
+            /// (query parameter `include`)
+            #[param("include", with_include, query)]
+            pub include: Option<String>,
+        }
     }
-}
 
-#[cfg(feature = "responses")]
-request::parameters! {
-    /// Optional parameters of `getResponse`; `Default::default()` sets none, the `with_…` methods
-    /// set one each.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct GetResponseOptions {
-        /// (query parameter `include`)
-        #[param("include", with_include, query)]
-        pub include: Option<String>,
+    response::errors! {
+        /// The documented error answers of `betaGetResponse`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum BetaGetResponseError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "responses")]
-response::errors! {
-    /// The documented error answers of `getResponse`; the status and headers are on [`Error::Api`].
-    pub enum GetResponseError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `betaDeleteResponse`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum BetaDeleteResponseError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
+    }
+
+    request::parameters! {
+        /// Optional parameters of `getResponse`; `Default::default()` sets none, the `with_…`
+        /// methods set one each.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct GetResponseOptions {
+            /// (query parameter `include`)
+            #[param("include", with_include, query)]
+            pub include: Option<String>,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `getResponse`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum GetResponseError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "pairs")]
-response::errors! {
-    /// The documented error answers of `getPair`; the status and headers are on [`Error::Api`].
-    pub enum GetPairError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_pairs::*;
+
+#[cfg(feature = "pairs")]
+mod operations_pairs {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `getPair`; the status and headers are on [`Error::Api`].
+        pub enum GetPairError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "2010-04-01")]
-response::errors! {
-    /// The documented error answers of `getDatedAccount`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum GetDatedAccountError {
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+pub use operations_2010_04_01::*;
+
+#[cfg(feature = "2010-04-01")]
+mod operations_2010_04_01 {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `getDatedAccount`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum GetDatedAccountError {
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }

@@ -34,6 +34,7 @@ use crate::runtime::problem::Problem;
 /// Every method has a default answering `501 Not Implemented` with the `Error` body, so an
 /// operation the document adds later does not break an implementation written before it
 /// (the price: the compiler does not point at an operation you forgot).
+#[allow(unused_variables)]
 pub trait RoutingApi: Send + Sync + 'static {
     /// Your error type; anything `Display` (e.g. `anyhow::Error`).
     type Error: std::fmt::Display + Send + 'static;
@@ -45,7 +46,6 @@ pub trait RoutingApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: GetRootParams,
     ) -> impl Future<Output = Result<GetRootResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(GetRootResponse::Unimplemented) }
     }
 
@@ -56,7 +56,6 @@ pub trait RoutingApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: ListAccountsParams,
     ) -> impl Future<Output = Result<ListAccountsResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(ListAccountsResponse::Unimplemented) }
     }
 
@@ -67,7 +66,6 @@ pub trait RoutingApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: GetAccountParams,
     ) -> impl Future<Output = Result<GetAccountResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(GetAccountResponse::Unimplemented) }
     }
 
@@ -78,7 +76,6 @@ pub trait RoutingApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: GetCallParams,
     ) -> impl Future<Output = Result<GetCallResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(GetCallResponse::Unimplemented) }
     }
 
@@ -89,7 +86,6 @@ pub trait RoutingApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: GetFileAsParams,
     ) -> impl Future<Output = Result<GetFileAsResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(GetFileAsResponse::Unimplemented) }
     }
 
@@ -100,7 +96,6 @@ pub trait RoutingApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: GetFileParams,
     ) -> impl Future<Output = Result<GetFileResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(GetFileResponse::Unimplemented) }
     }
 
@@ -111,7 +106,6 @@ pub trait RoutingApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: PutFileParams,
     ) -> impl Future<Output = Result<PutFileResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(PutFileResponse::Unimplemented) }
     }
 
@@ -122,7 +116,6 @@ pub trait RoutingApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: ListTemplatesParams,
     ) -> impl Future<Output = Result<ListTemplatesResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(ListTemplatesResponse::Unimplemented) }
     }
 
@@ -133,7 +126,6 @@ pub trait RoutingApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: DeleteTemplateParams,
     ) -> impl Future<Output = Result<DeleteTemplateResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(DeleteTemplateResponse::Unimplemented) }
     }
 
@@ -144,7 +136,6 @@ pub trait RoutingApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: GetTemplateVersionParams,
     ) -> impl Future<Output = Result<GetTemplateVersionResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(GetTemplateVersionResponse::Unimplemented) }
     }
 
@@ -155,7 +146,6 @@ pub trait RoutingApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: ListTemplateVersionsParams,
     ) -> impl Future<Output = Result<ListTemplateVersionsResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(ListTemplateVersionsResponse::Unimplemented) }
     }
 
@@ -166,7 +156,6 @@ pub trait RoutingApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: CancelJobParams,
     ) -> impl Future<Output = Result<CancelJobResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(CancelJobResponse::Unimplemented) }
     }
 
@@ -178,7 +167,6 @@ pub trait RoutingApi: Send + Sync + 'static {
         params: CreateResponseParams,
         body: types::Echo,
     ) -> impl Future<Output = Result<CreateResponseResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(CreateResponseResponse::Unimplemented) }
     }
 
@@ -190,7 +178,6 @@ pub trait RoutingApi: Send + Sync + 'static {
         params: BetaCreateResponseParams,
         body: types::Echo,
     ) -> impl Future<Output = Result<BetaCreateResponseResponse, Self::Error>> + Send {
-        let _ = (ctx, params, body);
         async { Ok(BetaCreateResponseResponse::Unimplemented) }
     }
 
@@ -201,7 +188,6 @@ pub trait RoutingApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: BetaGetResponseParams,
     ) -> impl Future<Output = Result<BetaGetResponseResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(BetaGetResponseResponse::Unimplemented) }
     }
 
@@ -212,7 +198,6 @@ pub trait RoutingApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: BetaDeleteResponseParams,
     ) -> impl Future<Output = Result<BetaDeleteResponseResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(BetaDeleteResponseResponse::Unimplemented) }
     }
 
@@ -223,7 +208,6 @@ pub trait RoutingApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: GetResponseParams,
     ) -> impl Future<Output = Result<GetResponseResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(GetResponseResponse::Unimplemented) }
     }
 
@@ -236,7 +220,6 @@ pub trait RoutingApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: GetPairParams,
     ) -> impl Future<Output = Result<GetPairResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(GetPairResponse::Unimplemented) }
     }
 
@@ -249,7 +232,6 @@ pub trait RoutingApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: GetDatedAccountParams,
     ) -> impl Future<Output = Result<GetDatedAccountResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(GetDatedAccountResponse::Unimplemented) }
     }
 
@@ -262,514 +244,546 @@ pub trait RoutingApi: Send + Sync + 'static {
 }
 
 #[cfg(feature = "root")]
-params::declare! {
-    /// Parameters of `getRoot` (`GET /`): none yet; one the document adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct GetRootParams {}
-}
+pub use operations_root::*;
 
 #[cfg(feature = "root")]
-response::answers! {
-    /// What `getRoot` answers: one variant per documented status, and
-    /// [`Unimplemented`](GetRootResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum GetRootResponse {
-        /// 200: The service's name.
-        #[status(OK, json)]
-        Ok(types::Echo),
-        #[unimplemented("getRoot")]
-        Unimplemented,
+mod operations_root {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `getRoot` (`GET /`): none yet; one the document adds becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct GetRootParams {}
+    }
+
+    response::answers! {
+        /// What `getRoot` answers: one variant per documented status, and
+        /// [`Unimplemented`](GetRootResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GetRootResponse {
+            /// 200: The service's name.
+            Ok(types::Echo) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("getRoot"),
+        }
     }
 }
 
 #[cfg(feature = "accounts-json")]
-params::declare! {
-    /// Parameters of `listAccounts` (`GET /Accounts.json`): none yet; one the document adds becomes
-    /// a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct ListAccountsParams {}
-}
+pub use operations_accounts_json::*;
 
 #[cfg(feature = "accounts-json")]
-response::answers! {
-    /// What `listAccounts` answers: one variant per documented status, and
-    /// [`Unimplemented`](ListAccountsResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum ListAccountsResponse {
-        /// 200: Which operation answered, and what it read.
-        #[status(OK, json)]
-        Ok(types::Echo),
-        #[unimplemented("listAccounts")]
-        Unimplemented,
+mod operations_accounts_json {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `listAccounts` (`GET /Accounts.json`): none yet; one the document adds
+        /// becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct ListAccountsParams {}
     }
-}
 
-/// Parameters of `getAccount` (`GET /Accounts/{Sid}.json`), parsed and checked.
-#[cfg(feature = "accounts")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct GetAccountParams {
-    /// (path parameter `Sid`)
-    pub sid: String,
-}
-
-#[cfg(feature = "accounts")]
-response::answers! {
-    /// What `getAccount` answers: one variant per documented status, and
-    /// [`Unimplemented`](GetAccountResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum GetAccountResponse {
-        /// 200: Which operation answered, and what it read.
-        #[status(OK, json)]
-        Ok(types::Echo),
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("getAccount")]
-        Unimplemented,
+    response::answers! {
+        /// What `listAccounts` answers: one variant per documented status, and
+        /// [`Unimplemented`](ListAccountsResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum ListAccountsResponse {
+            /// 200: Which operation answered, and what it read.
+            Ok(types::Echo) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("listAccounts"),
+        }
     }
 }
 
 #[cfg(feature = "accounts")]
-params::declare! {
-    /// Parameters of `getCall` (`GET /Accounts/{AccountSid}/Calls/{Sid}.json`), parsed and checked.
+pub use operations_accounts::*;
+
+#[cfg(feature = "accounts")]
+mod operations_accounts {
+    use super::*;
+
+    /// Parameters of `getAccount` (`GET /Accounts/{Sid}.json`), parsed and checked.
     #[derive(Debug, Clone, PartialEq)]
-    pub struct GetCallParams {
-        /// (path parameter `AccountSid`)
-        #[param(required, path("AccountSid"))]
-        pub account_sid: String,
+    pub struct GetAccountParams {
         /// (path parameter `Sid`)
-        #[param(required, path("Sid"))]
         pub sid: String,
     }
-}
 
-#[cfg(feature = "accounts")]
-response::answers! {
-    /// What `getCall` answers: one variant per documented status, and
-    /// [`Unimplemented`](GetCallResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum GetCallResponse {
-        /// 200: Which operation answered, and what it read.
-        #[status(OK, json)]
-        Ok(types::Echo),
-        #[unimplemented("getCall")]
-        Unimplemented,
+    response::answers! {
+        /// What `getAccount` answers: one variant per documented status, and
+        /// [`Unimplemented`](GetAccountResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GetAccountResponse {
+            /// 200: Which operation answered, and what it read.
+            Ok(types::Echo) = json(200),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("getAccount"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `getCall` (`GET /Accounts/{AccountSid}/Calls/{Sid}.json`), parsed and
+        /// checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct GetCallParams {
+            /// (path parameter `AccountSid`)
+            #[param(required, path("AccountSid"))]
+            pub account_sid: String,
+            /// (path parameter `Sid`)
+            #[param(required, path("Sid"))]
+            pub sid: String,
+        }
+    }
+
+    response::answers! {
+        /// What `getCall` answers: one variant per documented status, and
+        /// [`Unimplemented`](GetCallResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GetCallResponse {
+            /// 200: Which operation answered, and what it read.
+            Ok(types::Echo) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("getCall"),
+        }
     }
 }
 
 #[cfg(feature = "files")]
-params::declare! {
-    /// Parameters of `getFileAs` (`GET /files/{name}.{format}`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct GetFileAsParams {
-        /// (path parameter `name`)
-        #[param(required, path("name"))]
-        pub name: String,
-        /// (path parameter `format`)
-        #[param(required, path("format"))]
-        pub format: types::GetFileAsFormat,
-    }
-}
+pub use operations_files::*;
 
 #[cfg(feature = "files")]
-response::answers! {
-    /// What `getFileAs` answers: one variant per documented status, and
-    /// [`Unimplemented`](GetFileAsResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum GetFileAsResponse {
-        /// 200: Which operation answered, and what it read.
-        #[status(OK, json)]
-        Ok(types::Echo),
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("getFileAs")]
-        Unimplemented,
-    }
-}
+mod operations_files {
+    use super::*;
 
-#[cfg(feature = "files")]
-params::declare! {
-    /// Parameters of `getFile` (`GET /files/{id}`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct GetFileParams {
-        /// (path parameter `id`)
-        #[param(required, path("id"))]
-        pub id: i64,
+    params::declare! {
+        /// Parameters of `getFileAs` (`GET /files/{name}.{format}`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct GetFileAsParams {
+            /// (path parameter `name`)
+            #[param(required, path("name"))]
+            pub name: String,
+            /// (path parameter `format`)
+            #[param(required, path("format"))]
+            pub format: types::GetFileAsFormat,
+        }
     }
-}
 
-#[cfg(feature = "files")]
-response::answers! {
-    /// What `getFile` answers: one variant per documented status, and
-    /// [`Unimplemented`](GetFileResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum GetFileResponse {
-        /// 200: Which operation answered, and what it read.
-        #[status(OK, json)]
-        Ok(types::Echo),
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("getFile")]
-        Unimplemented,
+    response::answers! {
+        /// What `getFileAs` answers: one variant per documented status, and
+        /// [`Unimplemented`](GetFileAsResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GetFileAsResponse {
+            /// 200: Which operation answered, and what it read.
+            Ok(types::Echo) = json(200),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("getFileAs"),
+        }
     }
-}
 
-#[cfg(feature = "files")]
-params::declare! {
-    /// Parameters of `putFile` (`PUT /files/{id}`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct PutFileParams {
-        /// (path parameter `id`)
-        #[param(required, path("id"))]
-        pub id: i64,
+    params::declare! {
+        /// Parameters of `getFile` (`GET /files/{id}`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct GetFileParams {
+            /// (path parameter `id`)
+            #[param(required, path("id"))]
+            pub id: i64,
+        }
     }
-}
 
-#[cfg(feature = "files")]
-response::answers! {
-    /// What `putFile` answers: one variant per documented status, and
-    /// [`Unimplemented`](PutFileResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum PutFileResponse {
-        /// 200: Which operation answered, and what it read.
-        #[status(OK, json)]
-        Ok(types::Echo),
-        #[unimplemented("putFile")]
-        Unimplemented,
+    response::answers! {
+        /// What `getFile` answers: one variant per documented status, and
+        /// [`Unimplemented`](GetFileResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GetFileResponse {
+            /// 200: Which operation answered, and what it read.
+            Ok(types::Echo) = json(200),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("getFile"),
+        }
     }
-}
 
-#[cfg(feature = "templates")]
-params::declare! {
-    /// Parameters of `listTemplates` (`GET /templates/{project_id}`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct ListTemplatesParams {
-        /// (path parameter `project_id`)
-        #[param(required, path("project_id"))]
-        pub project_id: i64,
+    params::declare! {
+        /// Parameters of `putFile` (`PUT /files/{id}`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct PutFileParams {
+            /// (path parameter `id`)
+            #[param(required, path("id"))]
+            pub id: i64,
+        }
     }
-}
 
-#[cfg(feature = "templates")]
-response::answers! {
-    /// What `listTemplates` answers: one variant per documented status, and
-    /// [`Unimplemented`](ListTemplatesResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum ListTemplatesResponse {
-        /// 200: Which operation answered, and what it read.
-        #[status(OK, json)]
-        Ok(types::Echo),
-        #[unimplemented("listTemplates")]
-        Unimplemented,
+    response::answers! {
+        /// What `putFile` answers: one variant per documented status, and
+        /// [`Unimplemented`](PutFileResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum PutFileResponse {
+            /// 200: Which operation answered, and what it read.
+            Ok(types::Echo) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("putFile"),
+        }
     }
 }
 
 #[cfg(feature = "templates")]
-params::declare! {
-    /// Parameters of `deleteTemplate` (`DELETE /templates/{template_name}`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct DeleteTemplateParams {
-        /// (path parameter `template_name`)
-        #[param(required, path("template_name"))]
-        pub template_name: String,
-    }
-}
+pub use operations_templates::*;
 
 #[cfg(feature = "templates")]
-response::answers! {
-    /// What `deleteTemplate` answers: one variant per documented status, and
-    /// [`Unimplemented`](DeleteTemplateResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum DeleteTemplateResponse {
-        /// 200: Which operation answered, and what it read.
-        #[status(OK, json)]
-        Ok(types::Echo),
-        #[unimplemented("deleteTemplate")]
-        Unimplemented,
-    }
-}
+mod operations_templates {
+    use super::*;
 
-#[cfg(feature = "templates")]
-params::declare! {
-    /// Parameters of `getTemplateVersion` (`GET /templates/{template_name}/versions/{version}`),
-    /// parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct GetTemplateVersionParams {
-        /// (path parameter `template_name`)
-        #[param(required, path("template_name"))]
-        pub template_name: String,
-        /// (path parameter `version`)
-        #[param(required, path("version"))]
-        pub version: i64,
+    params::declare! {
+        /// Parameters of `listTemplates` (`GET /templates/{project_id}`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct ListTemplatesParams {
+            /// (path parameter `project_id`)
+            #[param(required, path("project_id"))]
+            pub project_id: i64,
+        }
     }
-}
 
-#[cfg(feature = "templates")]
-response::answers! {
-    /// What `getTemplateVersion` answers: one variant per documented status, and
-    /// [`Unimplemented`](GetTemplateVersionResponse::Unimplemented) for an implementation without
-    /// the operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum GetTemplateVersionResponse {
-        /// 200: Which operation answered, and what it read.
-        #[status(OK, json)]
-        Ok(types::Echo),
-        #[unimplemented("getTemplateVersion")]
-        Unimplemented,
+    response::answers! {
+        /// What `listTemplates` answers: one variant per documented status, and
+        /// [`Unimplemented`](ListTemplatesResponse::Unimplemented) for an implementation without
+        /// the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum ListTemplatesResponse {
+            /// 200: Which operation answered, and what it read.
+            Ok(types::Echo) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("listTemplates"),
+        }
     }
-}
 
-#[cfg(feature = "templates")]
-params::declare! {
-    /// Parameters of `listTemplateVersions` (`GET /templates/{project_id}/versions`), parsed and
-    /// checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct ListTemplateVersionsParams {
-        /// (path parameter `project_id`)
-        #[param(required, path("project_id"))]
-        pub project_id: i64,
+    params::declare! {
+        /// Parameters of `deleteTemplate` (`DELETE /templates/{template_name}`), parsed and
+        /// checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct DeleteTemplateParams {
+            /// (path parameter `template_name`)
+            #[param(required, path("template_name"))]
+            pub template_name: String,
+        }
     }
-}
 
-#[cfg(feature = "templates")]
-response::answers! {
-    /// What `listTemplateVersions` answers: one variant per documented status, and
-    /// [`Unimplemented`](ListTemplateVersionsResponse::Unimplemented) for an implementation without
-    /// the operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum ListTemplateVersionsResponse {
-        /// 200: Which operation answered, and what it read.
-        #[status(OK, json)]
-        Ok(types::Echo),
-        #[unimplemented("listTemplateVersions")]
-        Unimplemented,
+    response::answers! {
+        /// What `deleteTemplate` answers: one variant per documented status, and
+        /// [`Unimplemented`](DeleteTemplateResponse::Unimplemented) for an implementation without
+        /// the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum DeleteTemplateResponse {
+            /// 200: Which operation answered, and what it read.
+            Ok(types::Echo) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("deleteTemplate"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `getTemplateVersion`
+        /// (`GET /templates/{template_name}/versions/{version}`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct GetTemplateVersionParams {
+            /// (path parameter `template_name`)
+            #[param(required, path("template_name"))]
+            pub template_name: String,
+            /// (path parameter `version`)
+            #[param(required, path("version"))]
+            pub version: i64,
+        }
+    }
+
+    response::answers! {
+        /// What `getTemplateVersion` answers: one variant per documented status, and
+        /// [`Unimplemented`](GetTemplateVersionResponse::Unimplemented) for an implementation
+        /// without the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GetTemplateVersionResponse {
+            /// 200: Which operation answered, and what it read.
+            Ok(types::Echo) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("getTemplateVersion"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `listTemplateVersions` (`GET /templates/{project_id}/versions`), parsed
+        /// and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct ListTemplateVersionsParams {
+            /// (path parameter `project_id`)
+            #[param(required, path("project_id"))]
+            pub project_id: i64,
+        }
+    }
+
+    response::answers! {
+        /// What `listTemplateVersions` answers: one variant per documented status, and
+        /// [`Unimplemented`](ListTemplateVersionsResponse::Unimplemented) for an implementation
+        /// without the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum ListTemplateVersionsResponse {
+            /// 200: Which operation answered, and what it read.
+            Ok(types::Echo) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("listTemplateVersions"),
+        }
     }
 }
 
 #[cfg(feature = "jobs")]
-params::declare! {
-    /// Parameters of `cancelJob` (`POST /jobs/{name}:cancel`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct CancelJobParams {
-        /// (path parameter `name`)
-        #[param(required, path("name"))]
-        pub name: String,
-    }
-}
+pub use operations_jobs::*;
 
 #[cfg(feature = "jobs")]
-response::answers! {
-    /// What `cancelJob` answers: one variant per documented status, and
-    /// [`Unimplemented`](CancelJobResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum CancelJobResponse {
-        /// 200: Which operation answered, and what it read.
-        #[status(OK, json)]
-        Ok(types::Echo),
-        #[unimplemented("cancelJob")]
-        Unimplemented,
+mod operations_jobs {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `cancelJob` (`POST /jobs/{name}:cancel`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct CancelJobParams {
+            /// (path parameter `name`)
+            #[param(required, path("name"))]
+            pub name: String,
+        }
+    }
+
+    response::answers! {
+        /// What `cancelJob` answers: one variant per documented status, and
+        /// [`Unimplemented`](CancelJobResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum CancelJobResponse {
+            /// 200: Which operation answered, and what it read.
+            Ok(types::Echo) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("cancelJob"),
+        }
     }
 }
 
 #[cfg(feature = "responses")]
-params::declare! {
-    /// Parameters of `createResponse` (`POST /responses`): none yet; one the document adds becomes
-    /// a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct CreateResponseParams {}
-}
+pub use operations_responses::*;
 
 #[cfg(feature = "responses")]
-response::answers! {
-    /// What `createResponse` answers: one variant per documented status, and
-    /// [`Unimplemented`](CreateResponseResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum CreateResponseResponse {
-        /// 200: Which operation answered, and what it read.
-        #[status(OK, json)]
-        Ok(types::Echo),
-        #[unimplemented("createResponse")]
-        Unimplemented,
+mod operations_responses {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `createResponse` (`POST /responses`): none yet; one the document adds
+        /// becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct CreateResponseParams {}
     }
-}
 
-#[cfg(feature = "responses")]
-params::declare! {
-    /// Parameters of `betaCreateResponse` (`POST /responses?beta=true`): none yet; one the document
-    /// adds becomes a field.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct BetaCreateResponseParams {}
-}
-
-#[cfg(feature = "responses")]
-response::answers! {
-    /// What `betaCreateResponse` answers: one variant per documented status, and
-    /// [`Unimplemented`](BetaCreateResponseResponse::Unimplemented) for an implementation without
-    /// the operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum BetaCreateResponseResponse {
-        /// 200: Which operation answered, and what it read.
-        #[status(OK, json)]
-        Ok(types::Echo),
-        #[unimplemented("betaCreateResponse")]
-        Unimplemented,
+    response::answers! {
+        /// What `createResponse` answers: one variant per documented status, and
+        /// [`Unimplemented`](CreateResponseResponse::Unimplemented) for an implementation without
+        /// the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum CreateResponseResponse {
+            /// 200: Which operation answered, and what it read.
+            Ok(types::Echo) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("createResponse"),
+        }
     }
-}
 
-#[cfg(feature = "responses")]
-params::declare! {
-    /// Parameters of `betaGetResponse` (`GET /responses/{response_id}?beta=true`), parsed and
-    /// checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct BetaGetResponseParams {
-        /// (path parameter `response_id`)
-        #[param(required, path("response_id"))]
-        pub response_id: String,
-        /// (query parameter `include`)
-        #[param(optional, query("include"))]
-        pub include: Option<String>,
+    params::declare! {
+        /// Parameters of `betaCreateResponse` (`POST /responses?beta=true`): none yet; one the
+        /// document adds becomes a field.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct BetaCreateResponseParams {}
     }
-}
 
-#[cfg(feature = "responses")]
-response::answers! {
-    /// What `betaGetResponse` answers: one variant per documented status, and
-    /// [`Unimplemented`](BetaGetResponseResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum BetaGetResponseResponse {
-        /// 200: Which operation answered, and what it read.
-        #[status(OK, json)]
-        Ok(types::Echo),
-        #[unimplemented("betaGetResponse")]
-        Unimplemented,
+    response::answers! {
+        /// What `betaCreateResponse` answers: one variant per documented status, and
+        /// [`Unimplemented`](BetaCreateResponseResponse::Unimplemented) for an implementation
+        /// without the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum BetaCreateResponseResponse {
+            /// 200: Which operation answered, and what it read.
+            Ok(types::Echo) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("betaCreateResponse"),
+        }
     }
-}
 
-#[cfg(feature = "responses")]
-params::declare! {
-    /// Parameters of `betaDeleteResponse` (`DELETE /responses/{response_id}?beta=true`), parsed and
-    /// checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct BetaDeleteResponseParams {
-        /// (path parameter `response_id`)
-        #[param(required, path("response_id"))]
-        pub response_id: String,
+    params::declare! {
+        /// Parameters of `betaGetResponse` (`GET /responses/{response_id}?beta=true`), parsed and
+        /// checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct BetaGetResponseParams {
+            /// (path parameter `response_id`)
+            #[param(required, path("response_id"))]
+            pub response_id: String,
+            /// (query parameter `include`)
+            #[param(optional, query("include"))]
+            pub include: Option<String>,
+        }
     }
-}
 
-#[cfg(feature = "responses")]
-response::answers! {
-    /// What `betaDeleteResponse` answers: one variant per documented status, and
-    /// [`Unimplemented`](BetaDeleteResponseResponse::Unimplemented) for an implementation without
-    /// the operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum BetaDeleteResponseResponse {
-        /// 200: Which operation answered, and what it read.
-        #[status(OK, json)]
-        Ok(types::Echo),
-        #[unimplemented("betaDeleteResponse")]
-        Unimplemented,
+    response::answers! {
+        /// What `betaGetResponse` answers: one variant per documented status, and
+        /// [`Unimplemented`](BetaGetResponseResponse::Unimplemented) for an implementation without
+        /// the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum BetaGetResponseResponse {
+            /// 200: Which operation answered, and what it read.
+            Ok(types::Echo) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("betaGetResponse"),
+        }
     }
-}
 
-#[cfg(feature = "responses")]
-params::declare! {
-    /// Parameters of `getResponse` (`GET /responses/{response_id}`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct GetResponseParams {
-        /// (path parameter `response_id`)
-        #[param(required, path("response_id"))]
-        pub response_id: String,
-        /// (query parameter `include`)
-        #[param(optional, query("include"))]
-        pub include: Option<String>,
+    params::declare! {
+        /// Parameters of `betaDeleteResponse` (`DELETE /responses/{response_id}?beta=true`), parsed
+        /// and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct BetaDeleteResponseParams {
+            /// (path parameter `response_id`)
+            #[param(required, path("response_id"))]
+            pub response_id: String,
+        }
     }
-}
 
-#[cfg(feature = "responses")]
-response::answers! {
-    /// What `getResponse` answers: one variant per documented status, and
-    /// [`Unimplemented`](GetResponseResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum GetResponseResponse {
-        /// 200: Which operation answered, and what it read.
-        #[status(OK, json)]
-        Ok(types::Echo),
-        #[unimplemented("getResponse")]
-        Unimplemented,
+    response::answers! {
+        /// What `betaDeleteResponse` answers: one variant per documented status, and
+        /// [`Unimplemented`](BetaDeleteResponseResponse::Unimplemented) for an implementation
+        /// without the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum BetaDeleteResponseResponse {
+            /// 200: Which operation answered, and what it read.
+            Ok(types::Echo) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("betaDeleteResponse"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `getResponse` (`GET /responses/{response_id}`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct GetResponseParams {
+            /// (path parameter `response_id`)
+            #[param(required, path("response_id"))]
+            pub response_id: String,
+            /// (query parameter `include`)
+            #[param(optional, query("include"))]
+            pub include: Option<String>,
+        }
+    }
+
+    response::answers! {
+        /// What `getResponse` answers: one variant per documented status, and
+        /// [`Unimplemented`](GetResponseResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GetResponseResponse {
+            /// 200: Which operation answered, and what it read.
+            Ok(types::Echo) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("getResponse"),
+        }
     }
 }
 
 #[cfg(feature = "pairs")]
-params::declare! {
-    /// Parameters of `getPair` (`GET /pairs/{a}/{b}/{a}`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct GetPairParams {
-        /// (path parameter `a`)
-        #[param(required, path("a"))]
-        pub a: String,
-        /// (path parameter `b`)
-        #[param(required, path("b"))]
-        pub b: i64,
-    }
-}
+pub use operations_pairs::*;
 
 #[cfg(feature = "pairs")]
-response::answers! {
-    /// What `getPair` answers: one variant per documented status, and
-    /// [`Unimplemented`](GetPairResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum GetPairResponse {
-        /// 200: Which operation answered, and what it read.
-        #[status(OK, json)]
-        Ok(types::Echo),
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("getPair")]
-        Unimplemented,
+mod operations_pairs {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `getPair` (`GET /pairs/{a}/{b}/{a}`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct GetPairParams {
+            /// (path parameter `a`)
+            #[param(required, path("a"))]
+            pub a: String,
+            /// (path parameter `b`)
+            #[param(required, path("b"))]
+            pub b: i64,
+        }
+    }
+
+    response::answers! {
+        /// What `getPair` answers: one variant per documented status, and
+        /// [`Unimplemented`](GetPairResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GetPairResponse {
+            /// 200: Which operation answered, and what it read.
+            Ok(types::Echo) = json(200),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("getPair"),
+        }
     }
 }
 
 #[cfg(feature = "2010-04-01")]
-params::declare! {
-    /// Parameters of `getDatedAccount` (`GET /2010-04-01/Accounts/{AccountSid}.json`), parsed and
-    /// checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct GetDatedAccountParams {
-        /// (path parameter `AccountSid`)
-        #[param(required, path("AccountSid"))]
-        pub account_sid: String,
-    }
-}
+pub use operations_2010_04_01::*;
 
 #[cfg(feature = "2010-04-01")]
-response::answers! {
-    /// What `getDatedAccount` answers: one variant per documented status, and
-    /// [`Unimplemented`](GetDatedAccountResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum GetDatedAccountResponse {
-        /// 200: Which operation answered, and what it read.
-        #[status(OK, json)]
-        Ok(types::Echo),
-        #[unimplemented("getDatedAccount")]
-        Unimplemented,
+mod operations_2010_04_01 {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `getDatedAccount` (`GET /2010-04-01/Accounts/{AccountSid}.json`), parsed
+        /// and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct GetDatedAccountParams {
+            /// (path parameter `AccountSid`)
+            #[param(required, path("AccountSid"))]
+            pub account_sid: String,
+        }
+    }
+
+    response::answers! {
+        /// What `getDatedAccount` answers: one variant per documented status, and
+        /// [`Unimplemented`](GetDatedAccountResponse::Unimplemented) for an implementation without
+        /// the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GetDatedAccountResponse {
+            /// 200: Which operation answered, and what it read.
+            Ok(types::Echo) = json(200),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("getDatedAccount"),
+        }
     }
 }

@@ -43,17 +43,20 @@ pub mod operations {
     /// - [`get_root`](crate::RoutingApi::get_root) (`GET /`)
     #[cfg(feature = "root")]
     pub mod root {}
+
     /// The operations of `Accounts.json`.
     ///
     /// - [`list_accounts`](crate::RoutingApi::list_accounts) (`GET /Accounts.json`)
     #[cfg(feature = "accounts-json")]
     pub mod accounts_json {}
+
     /// The operations of `Accounts`.
     ///
     /// - [`get_account`](crate::RoutingApi::get_account) (`GET /Accounts/{Sid}.json`)
     /// - [`get_call`](crate::RoutingApi::get_call) (`GET /Accounts/{AccountSid}/Calls/{Sid}.json`)
     #[cfg(feature = "accounts")]
     pub mod accounts {}
+
     /// The operations of `files`.
     ///
     /// - [`get_file_as`](crate::RoutingApi::get_file_as) (`GET /files/{name}.{format}`)
@@ -61,6 +64,7 @@ pub mod operations {
     /// - [`put_file`](crate::RoutingApi::put_file) (`PUT /files/{id}`)
     #[cfg(feature = "files")]
     pub mod files {}
+
     /// The operations of `templates`.
     ///
     /// - [`list_templates`](crate::RoutingApi::list_templates) (`GET /templates/{project_id}`)
@@ -72,11 +76,13 @@ pub mod operations {
     ///   (`GET /templates/{project_id}/versions`)
     #[cfg(feature = "templates")]
     pub mod templates {}
+
     /// The operations of `jobs`.
     ///
     /// - [`cancel_job`](crate::RoutingApi::cancel_job) (`POST /jobs/{name}:cancel`)
     #[cfg(feature = "jobs")]
     pub mod jobs {}
+
     /// The operations of `responses`.
     ///
     /// - [`create_response`](crate::RoutingApi::create_response) (`POST /responses`)
@@ -89,11 +95,13 @@ pub mod operations {
     /// - [`get_response`](crate::RoutingApi::get_response) (`GET /responses/{response_id}`)
     #[cfg(feature = "responses")]
     pub mod responses {}
+
     /// The operations of `pairs`.
     ///
     /// - [`get_pair`](crate::RoutingApi::get_pair) (`GET /pairs/{a}/{b}/{a}`)
     #[cfg(feature = "pairs")]
     pub mod pairs {}
+
     /// The operations of `2010-04-01`.
     ///
     /// - [`get_dated_account`](crate::RoutingApi::get_dated_account)

@@ -586,348 +586,401 @@ async fn dispatch_2010_04_01_accounts_account_sid<A: RoutingApi>(
 }
 
 #[cfg(feature = "root")]
-layer::handler! {
-    /// `GET /`: see [`RoutingApi::get_root`]. Authorizes and reads the request, then calls the
-    /// implementation.
-    fn handle_get_root<A: RoutingApi>() {
-        call(A::get_root, "getRoot", &[&["bearerAuth"]])
+use operations_root::*;
+
+#[cfg(feature = "root")]
+mod operations_root {
+    use super::*;
+
+    layer::handler! {
+        /// `GET /`: see [`RoutingApi::get_root`]. Authorizes and reads the request, then calls the
+        /// implementation.
+        pub(super) fn handle_get_root<A: RoutingApi>() {
+            call(A::get_root, "getRoot", &[&["bearerAuth"]])
+        }
     }
 }
 
 #[cfg(feature = "accounts-json")]
-layer::handler! {
-    /// `GET /Accounts.json`: see [`RoutingApi::list_accounts`]. Authorizes and reads the request,
-    /// then calls the implementation.
-    fn handle_list_accounts<A: RoutingApi>() {
-        call(A::list_accounts, "listAccounts", &[&["bearerAuth"]])
+use operations_accounts_json::*;
+
+#[cfg(feature = "accounts-json")]
+mod operations_accounts_json {
+    use super::*;
+
+    layer::handler! {
+        /// `GET /Accounts.json`: see [`RoutingApi::list_accounts`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_list_accounts<A: RoutingApi>() {
+            call(A::list_accounts, "listAccounts", &[&["bearerAuth"]])
+        }
     }
 }
 
-/// `GET /Accounts/{Sid}.json`: see [`RoutingApi::get_account`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
 #[cfg(feature = "accounts")]
-fn handle_get_account<A: RoutingApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = {
-                let mut errors = Violations::new();
-                let path = route::path_params(&mut parts, &PATH_GET_ACCOUNT).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                let sid: Option<String> = raw
-                    .required(Location::Path, "Sid", &mut errors);
-                let out = &mut errors;
-                if let Some(value) = &sid {
-                    let at = "path/Sid";
-                    validate::check_pattern(value, "^AC", at, out);
-                }
-                let Some(sid) = sid else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                GetAccountParams { sid }
-            };
-            let ctx = RequestContext::new("getAccount", scheme, parts);
-            let outcome = A::get_account(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
+use operations_accounts::*;
 
-/// `GET /Accounts/{AccountSid}/Calls/{Sid}.json`: see [`RoutingApi::get_call`]. Authorizes, reads
-/// and checks the request, then calls the implementation.
 #[cfg(feature = "accounts")]
-fn handle_get_call<A: RoutingApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = {
-                let path = route::path_params(&mut parts, &PATH_GET_CALL).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                params::read(&raw)?
-            };
-            let ctx = RequestContext::new("getCall", scheme, parts);
-            let outcome = A::get_call(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
+mod operations_accounts {
+    use super::*;
 
-/// `GET /files/{name}.{format}`: see [`RoutingApi::get_file_as`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
-#[cfg(feature = "files")]
-fn handle_get_file_as<A: RoutingApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = {
-                let path = route::path_params(&mut parts, &PATH_GET_FILE_AS).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                params::read(&raw)?
-            };
-            let ctx = RequestContext::new("getFileAs", scheme, parts);
-            let outcome = A::get_file_as(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-/// `GET /files/{id}`: see [`RoutingApi::get_file`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
-#[cfg(feature = "files")]
-fn handle_get_file<A: RoutingApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = {
-                let path = route::path_params(&mut parts, &PATH_GET_FILE).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                params::read(&raw)?
-            };
-            let ctx = RequestContext::new("getFile", scheme, parts);
-            let outcome = A::get_file(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-/// `PUT /files/{id}`: see [`RoutingApi::put_file`]. Authorizes, reads and checks the request, then
-/// calls the implementation.
-#[cfg(feature = "files")]
-fn handle_put_file<A: RoutingApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = {
-                let path = route::path_params(&mut parts, &PATH_PUT_FILE).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                params::read(&raw)?
-            };
-            let ctx = RequestContext::new("putFile", scheme, parts);
-            let outcome = A::put_file(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-#[cfg(feature = "templates")]
-layer::handler! {
-    /// `GET /templates/{project_id}`: see [`RoutingApi::list_templates`]. Authorizes and reads the
-    /// request, then calls the implementation.
-    fn handle_list_templates<A: RoutingApi>() {
-        call(A::list_templates, "listTemplates", &[&["bearerAuth"]])
-    }
-}
-
-/// `DELETE /templates/{template_name}`: see [`RoutingApi::delete_template`]. Authorizes, reads and
-/// checks the request, then calls the implementation.
-#[cfg(feature = "templates")]
-fn handle_delete_template<A: RoutingApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = {
-                let path = route::path_params(&mut parts, &PATH_DELETE_TEMPLATE).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                params::read(&raw)?
-            };
-            let ctx = RequestContext::new("deleteTemplate", scheme, parts);
-            let outcome = A::delete_template(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-#[cfg(feature = "templates")]
-layer::handler! {
-    /// `GET /templates/{template_name}/versions/{version}`: see
-    /// [`RoutingApi::get_template_version`]. Authorizes and reads the request, then calls the
-    /// implementation.
-    fn handle_get_template_version<A: RoutingApi>() {
-        call(A::get_template_version, "getTemplateVersion", &[&["bearerAuth"]])
-    }
-}
-
-#[cfg(feature = "templates")]
-layer::handler! {
-    /// `GET /templates/{project_id}/versions`: see [`RoutingApi::list_template_versions`].
-    /// Authorizes and reads the request, then calls the implementation.
-    fn handle_list_template_versions<A: RoutingApi>() {
-        call(A::list_template_versions, "listTemplateVersions", &[&["bearerAuth"]])
-    }
-}
-
-/// `POST /jobs/{name}:cancel`: see [`RoutingApi::cancel_job`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
-#[cfg(feature = "jobs")]
-fn handle_cancel_job<A: RoutingApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = {
-                let path = route::path_params(&mut parts, &PATH_CANCEL_JOB).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                params::read(&raw)?
-            };
-            let ctx = RequestContext::new("cancelJob", scheme, parts);
-            let outcome = A::cancel_job(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
-}
-
-#[cfg(feature = "responses")]
-layer::handler! {
-    /// `POST /responses`: see [`RoutingApi::create_response`]. Authorizes and reads the request,
-    /// then calls the implementation.
-    fn handle_create_response<A: RoutingApi>() {
-        call_json(A::create_response, "createResponse", &[&["bearerAuth"]])
-    }
-}
-
-#[cfg(feature = "responses")]
-layer::handler! {
-    /// `POST /responses?beta=true`: see [`RoutingApi::beta_create_response`]. Authorizes and reads
+    /// `GET /Accounts/{Sid}.json`: see [`RoutingApi::get_account`]. Authorizes, reads and checks
     /// the request, then calls the implementation.
-    fn handle_beta_create_response<A: RoutingApi>() {
-        call_json(A::beta_create_response, "betaCreateResponse", &[&["bearerAuth"]])
+    pub(super) fn handle_get_account<A: RoutingApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, mut parts, _body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["bearerAuth"]],
+                )?;
+                let params = {
+                    let mut errors = Violations::new();
+                    let path = route::path_params(&mut parts, &PATH_GET_ACCOUNT).await?;
+                    let raw = RawParams::from_parts(&parts, path);
+                    let sid: Option<String> = raw
+                        .required(Location::Path, "Sid", &mut errors);
+                    let out = &mut errors;
+                    if let Some(value) = &sid {
+                        let at = "path/Sid";
+                        validate::check_pattern(value, "^AC", at, out);
+                    }
+                    let Some(sid) = sid else {
+                        return Err(errors.into_problem());
+                    };
+                    errors.check()?;
+                    GetAccountParams { sid }
+                };
+                let ctx = RequestContext::new("getAccount", scheme, parts);
+                let outcome = A::get_account(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+
+    /// `GET /Accounts/{AccountSid}/Calls/{Sid}.json`: see [`RoutingApi::get_call`]. Authorizes,
+    /// reads and checks the request, then calls the implementation.
+    pub(super) fn handle_get_call<A: RoutingApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, mut parts, _body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["bearerAuth"]],
+                )?;
+                let params = {
+                    let path = route::path_params(&mut parts, &PATH_GET_CALL).await?;
+                    let raw = RawParams::from_parts(&parts, path);
+                    params::read(&raw)?
+                };
+                let ctx = RequestContext::new("getCall", scheme, parts);
+                let outcome = A::get_call(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
     }
 }
 
-#[cfg(feature = "responses")]
-layer::handler! {
-    /// `GET /responses/{response_id}?beta=true`: see [`RoutingApi::beta_get_response`]. Authorizes
-    /// and reads the request, then calls the implementation.
-    fn handle_beta_get_response<A: RoutingApi>() {
-        call(A::beta_get_response, "betaGetResponse", &[&["bearerAuth"]])
+#[cfg(feature = "files")]
+use operations_files::*;
+
+#[cfg(feature = "files")]
+mod operations_files {
+    use super::*;
+
+    /// `GET /files/{name}.{format}`: see [`RoutingApi::get_file_as`]. Authorizes, reads and checks
+    /// the request, then calls the implementation.
+    pub(super) fn handle_get_file_as<A: RoutingApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, mut parts, _body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["bearerAuth"]],
+                )?;
+                let params = {
+                    let path = route::path_params(&mut parts, &PATH_GET_FILE_AS).await?;
+                    let raw = RawParams::from_parts(&parts, path);
+                    params::read(&raw)?
+                };
+                let ctx = RequestContext::new("getFileAs", scheme, parts);
+                let outcome = A::get_file_as(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+
+    /// `GET /files/{id}`: see [`RoutingApi::get_file`]. Authorizes, reads and checks the request,
+    /// then calls the implementation.
+    pub(super) fn handle_get_file<A: RoutingApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, mut parts, _body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["bearerAuth"]],
+                )?;
+                let params = {
+                    let path = route::path_params(&mut parts, &PATH_GET_FILE).await?;
+                    let raw = RawParams::from_parts(&parts, path);
+                    params::read(&raw)?
+                };
+                let ctx = RequestContext::new("getFile", scheme, parts);
+                let outcome = A::get_file(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+
+    /// `PUT /files/{id}`: see [`RoutingApi::put_file`]. Authorizes, reads and checks the request,
+    /// then calls the implementation.
+    pub(super) fn handle_put_file<A: RoutingApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, mut parts, _body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["bearerAuth"]],
+                )?;
+                let params = {
+                    let path = route::path_params(&mut parts, &PATH_PUT_FILE).await?;
+                    let raw = RawParams::from_parts(&parts, path);
+                    params::read(&raw)?
+                };
+                let ctx = RequestContext::new("putFile", scheme, parts);
+                let outcome = A::put_file(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
     }
 }
 
-#[cfg(feature = "responses")]
-layer::handler! {
-    /// `DELETE /responses/{response_id}?beta=true`: see [`RoutingApi::beta_delete_response`].
-    /// Authorizes and reads the request, then calls the implementation.
-    fn handle_beta_delete_response<A: RoutingApi>() {
-        call(A::beta_delete_response, "betaDeleteResponse", &[&["bearerAuth"]])
+#[cfg(feature = "templates")]
+use operations_templates::*;
+
+#[cfg(feature = "templates")]
+mod operations_templates {
+    use super::*;
+
+    layer::handler! {
+        /// `GET /templates/{project_id}`: see [`RoutingApi::list_templates`]. Authorizes and reads
+        /// the request, then calls the implementation.
+        pub(super) fn handle_list_templates<A: RoutingApi>() {
+            call(A::list_templates, "listTemplates", &[&["bearerAuth"]])
+        }
+    }
+
+    /// `DELETE /templates/{template_name}`: see [`RoutingApi::delete_template`]. Authorizes, reads
+    /// and checks the request, then calls the implementation.
+    pub(super) fn handle_delete_template<A: RoutingApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, mut parts, _body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["bearerAuth"]],
+                )?;
+                let params = {
+                    let path = route::path_params(&mut parts, &PATH_DELETE_TEMPLATE).await?;
+                    let raw = RawParams::from_parts(&parts, path);
+                    params::read(&raw)?
+                };
+                let ctx = RequestContext::new("deleteTemplate", scheme, parts);
+                let outcome = A::delete_template(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+
+    layer::handler! {
+        /// `GET /templates/{template_name}/versions/{version}`: see
+        /// [`RoutingApi::get_template_version`]. Authorizes and reads the request, then calls the
+        /// implementation.
+        pub(super) fn handle_get_template_version<A: RoutingApi>() {
+            call(A::get_template_version, "getTemplateVersion", &[&["bearerAuth"]])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /templates/{project_id}/versions`: see [`RoutingApi::list_template_versions`].
+        /// Authorizes and reads the request, then calls the implementation.
+        pub(super) fn handle_list_template_versions<A: RoutingApi>() {
+            call(A::list_template_versions, "listTemplateVersions", &[&["bearerAuth"]])
+        }
     }
 }
 
-#[cfg(feature = "responses")]
-layer::handler! {
-    /// `GET /responses/{response_id}`: see [`RoutingApi::get_response`]. Authorizes and reads the
+#[cfg(feature = "jobs")]
+use operations_jobs::*;
+
+#[cfg(feature = "jobs")]
+mod operations_jobs {
+    use super::*;
+
+    /// `POST /jobs/{name}:cancel`: see [`RoutingApi::cancel_job`]. Authorizes, reads and checks the
     /// request, then calls the implementation.
-    fn handle_get_response<A: RoutingApi>() {
-        call(A::get_response, "getResponse", &[&["bearerAuth"]])
+    pub(super) fn handle_cancel_job<A: RoutingApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, mut parts, _body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["bearerAuth"]],
+                )?;
+                let params = {
+                    let path = route::path_params(&mut parts, &PATH_CANCEL_JOB).await?;
+                    let raw = RawParams::from_parts(&parts, path);
+                    params::read(&raw)?
+                };
+                let ctx = RequestContext::new("cancelJob", scheme, parts);
+                let outcome = A::cancel_job(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
     }
 }
 
-/// `GET /pairs/{a}/{b}/{a}`: see [`RoutingApi::get_pair`]. Authorizes, reads and checks the
-/// request, then calls the implementation.
-#[cfg(feature = "pairs")]
-fn handle_get_pair<A: RoutingApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = {
-                let path = route::path_params(&mut parts, &PATH_GET_PAIR).await?;
-                let raw = RawParams::from_parts(&parts, path);
-                params::read(&raw)?
-            };
-            let ctx = RequestContext::new("getPair", scheme, parts);
-            let outcome = A::get_pair(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+#[cfg(feature = "responses")]
+use operations_responses::*;
+
+#[cfg(feature = "responses")]
+mod operations_responses {
+    use super::*;
+
+    layer::handler! {
+        /// `POST /responses`: see [`RoutingApi::create_response`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_create_response<A: RoutingApi>() {
+            call_json(A::create_response, "createResponse", &[&["bearerAuth"]])
+        }
+    }
+
+    layer::handler! {
+        /// `POST /responses?beta=true`: see [`RoutingApi::beta_create_response`]. Authorizes and
+        /// reads the request, then calls the implementation.
+        pub(super) fn handle_beta_create_response<A: RoutingApi>() {
+            call_json(A::beta_create_response, "betaCreateResponse", &[&["bearerAuth"]])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /responses/{response_id}?beta=true`: see [`RoutingApi::beta_get_response`].
+        /// Authorizes and reads the request, then calls the implementation.
+        pub(super) fn handle_beta_get_response<A: RoutingApi>() {
+            call(A::beta_get_response, "betaGetResponse", &[&["bearerAuth"]])
+        }
+    }
+
+    layer::handler! {
+        /// `DELETE /responses/{response_id}?beta=true`: see [`RoutingApi::beta_delete_response`].
+        /// Authorizes and reads the request, then calls the implementation.
+        pub(super) fn handle_beta_delete_response<A: RoutingApi>() {
+            call(A::beta_delete_response, "betaDeleteResponse", &[&["bearerAuth"]])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /responses/{response_id}`: see [`RoutingApi::get_response`]. Authorizes and reads
+        /// the request, then calls the implementation.
+        pub(super) fn handle_get_response<A: RoutingApi>() {
+            call(A::get_response, "getResponse", &[&["bearerAuth"]])
+        }
+    }
 }
 
-/// `GET /2010-04-01/Accounts/{AccountSid}.json`: see [`RoutingApi::get_dated_account`]. Authorizes,
-/// reads and checks the request, then calls the implementation.
+#[cfg(feature = "pairs")]
+use operations_pairs::*;
+
+#[cfg(feature = "pairs")]
+mod operations_pairs {
+    use super::*;
+
+    /// `GET /pairs/{a}/{b}/{a}`: see [`RoutingApi::get_pair`]. Authorizes, reads and checks the
+    /// request, then calls the implementation.
+    pub(super) fn handle_get_pair<A: RoutingApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, mut parts, _body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["bearerAuth"]],
+                )?;
+                let params = {
+                    let path = route::path_params(&mut parts, &PATH_GET_PAIR).await?;
+                    let raw = RawParams::from_parts(&parts, path);
+                    params::read(&raw)?
+                };
+                let ctx = RequestContext::new("getPair", scheme, parts);
+                let outcome = A::get_pair(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
+}
+
 #[cfg(feature = "2010-04-01")]
-fn handle_get_dated_account<A: RoutingApi>(
-    api: Arc<A>,
-    request: Request,
-) -> impl Future<Output = Response> + Send {
-    layer::handle(
-        api,
-        request,
-        |api, mut parts, _body| async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = {
-                let path = route::path_params(&mut parts, &PATH_GET_DATED_ACCOUNT)
-                    .await?;
-                let raw = RawParams::from_parts(&parts, path);
-                params::read(&raw)?
-            };
-            let ctx = RequestContext::new("getDatedAccount", scheme, parts);
-            let outcome = A::get_dated_account(&api, &ctx, params).await;
-            response::answer(outcome, |error| api.handle_error(&ctx, error))
-        },
-    )
+use operations_2010_04_01::*;
+
+#[cfg(feature = "2010-04-01")]
+mod operations_2010_04_01 {
+    use super::*;
+
+    /// `GET /2010-04-01/Accounts/{AccountSid}.json`: see [`RoutingApi::get_dated_account`].
+    /// Authorizes, reads and checks the request, then calls the implementation.
+    pub(super) fn handle_get_dated_account<A: RoutingApi>(
+        api: Arc<A>,
+        request: Request,
+    ) -> impl Future<Output = Response> + Send {
+        layer::handle(
+            api,
+            request,
+            |api, mut parts, _body| async move {
+                let scheme = auth::authorize_scheme(
+                    parts.extensions.get(),
+                    &[&["bearerAuth"]],
+                )?;
+                let params = {
+                    let path = route::path_params(&mut parts, &PATH_GET_DATED_ACCOUNT)
+                        .await?;
+                    let raw = RawParams::from_parts(&parts, path);
+                    params::read(&raw)?
+                };
+                let ctx = RequestContext::new("getDatedAccount", scheme, parts);
+                let outcome = A::get_dated_account(&api, &ctx, params).await;
+                response::answer(outcome, |error| api.handle_error(&ctx, error))
+            },
+        )
+    }
 }

@@ -218,7 +218,11 @@ impl Client {
             transport: Arc::new(self.transport.with_options(options)),
         }
     }
+}
 
+/// The operations of the `path` feature.
+#[cfg(feature = "path")]
+impl Client {
     /// `GET /path/simple/{color}/{colors}/{rgb}` (operation `pathSimple`).
     ///
     /// ```ignore
@@ -226,7 +230,6 @@ impl Client {
     /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
     /// let response = client.path_simple("color", &colors, &rgb).await?;
     /// ```
-    #[cfg(feature = "path")]
     pub async fn path_simple(
         &self,
         color: &str,
@@ -255,7 +258,6 @@ impl Client {
     /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
     /// let response = client.path_simple_exploded("color", &colors, &rgb).await?;
     /// ```
-    #[cfg(feature = "path")]
     pub async fn path_simple_exploded(
         &self,
         color: &str,
@@ -284,7 +286,6 @@ impl Client {
     /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
     /// let response = client.path_label("color", &colors, &rgb).await?;
     /// ```
-    #[cfg(feature = "path")]
     pub async fn path_label(
         &self,
         color: &str,
@@ -317,7 +318,6 @@ impl Client {
     /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
     /// let response = client.path_label_exploded("color", &colors, &rgb).await?;
     /// ```
-    #[cfg(feature = "path")]
     pub async fn path_label_exploded(
         &self,
         color: &str,
@@ -345,7 +345,6 @@ impl Client {
     /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
     /// let response = client.path_matrix("color", &colors, &rgb).await?;
     /// ```
-    #[cfg(feature = "path")]
     pub async fn path_matrix(
         &self,
         color: &str,
@@ -378,7 +377,6 @@ impl Client {
     /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
     /// let response = client.path_matrix_exploded("color", &colors, &rgb).await?;
     /// ```
-    #[cfg(feature = "path")]
     pub async fn path_matrix_exploded(
         &self,
         color: &str,
@@ -403,7 +401,11 @@ impl Client {
         let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `query` feature.
+#[cfg(feature = "query")]
+impl Client {
     /// `GET /query/form` (operation `queryForm`).
     ///
     /// ```ignore
@@ -411,7 +413,6 @@ impl Client {
     /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
     /// let response = client.query_form("color", &colors, &rgb).await?;
     /// ```
-    #[cfg(feature = "query")]
     pub async fn query_form(
         &self,
         color: &str,
@@ -438,7 +439,6 @@ impl Client {
     /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
     /// let response = client.query_form_exploded("color", &colors, &rgb).await?;
     /// ```
-    #[cfg(feature = "query")]
     pub async fn query_form_exploded(
         &self,
         color: &str,
@@ -471,7 +471,6 @@ impl Client {
     /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
     /// let response = client.query_reserved("color", &colors, &rgb).await?;
     /// ```
-    #[cfg(feature = "query")]
     pub async fn query_reserved(
         &self,
         color: &str,
@@ -507,7 +506,6 @@ impl Client {
     /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
     /// let response = client.query_space_delimited(&colors, &rgb).await?;
     /// ```
-    #[cfg(feature = "query")]
     pub async fn query_space_delimited(
         &self,
         colors: &[String],
@@ -535,7 +533,6 @@ impl Client {
     /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
     /// let response = client.query_pipe_delimited(&colors, &rgb).await?;
     /// ```
-    #[cfg(feature = "query")]
     pub async fn query_pipe_delimited(
         &self,
         colors: &[String],
@@ -562,7 +559,6 @@ impl Client {
     /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
     /// let response = client.query_deep_object(&rgb).await?;
     /// ```
-    #[cfg(feature = "query")]
     pub async fn query_deep_object(
         &self,
         rgb: &types::Rgb,
@@ -580,7 +576,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `header` feature.
+#[cfg(feature = "header")]
+impl Client {
     /// `GET /header/simple` (operation `headerSimple`).
     ///
     /// ```ignore
@@ -588,7 +588,6 @@ impl Client {
     /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
     /// let response = client.header_simple("color", &colors, &rgb).await?;
     /// ```
-    #[cfg(feature = "header")]
     pub async fn header_simple(
         &self,
         color: &str,
@@ -648,7 +647,6 @@ impl Client {
     /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
     /// let response = client.header_simple_exploded("color", &colors, &rgb).await?;
     /// ```
-    #[cfg(feature = "header")]
     pub async fn header_simple_exploded(
         &self,
         color: &str,
@@ -700,7 +698,11 @@ impl Client {
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
+}
 
+/// The operations of the `cookie` feature.
+#[cfg(feature = "cookie")]
+impl Client {
     /// `GET /cookie/form` (operation `cookieForm`).
     ///
     /// ```ignore
@@ -708,7 +710,6 @@ impl Client {
     /// let rgb = serde_json::from_value(serde_json::json!({"R": 1, "G": 1, "B": 1}))?;
     /// let response = client.cookie_form("color", &colors, &rgb).await?;
     /// ```
-    #[cfg(feature = "cookie")]
     pub async fn cookie_form(
         &self,
         color: &str,
@@ -769,7 +770,6 @@ impl Client {
     /// let colors: Vec<_> = serde_json::from_value(serde_json::json!(["string"]))?;
     /// let response = client.cookie_form_exploded("color", &colors).await?;
     /// ```
-    #[cfg(feature = "cookie")]
     pub async fn cookie_form_exploded(
         &self,
         color: &str,
@@ -824,236 +824,225 @@ impl Client {
 }
 
 #[cfg(feature = "path")]
-response::errors! {
-    /// The documented error answers of `pathSimple`; the status and headers are on [`Error::Api`].
-    pub enum PathSimpleError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
-    }
-}
+pub use operations_path::*;
 
 #[cfg(feature = "path")]
-response::errors! {
-    /// The documented error answers of `pathSimpleExploded`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum PathSimpleExplodedError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
-    }
-}
+mod operations_path {
+    use super::*;
 
-#[cfg(feature = "path")]
-response::errors! {
-    /// The documented error answers of `pathLabel`; the status and headers are on [`Error::Api`].
-    pub enum PathLabelError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `pathSimple`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum PathSimpleError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "path")]
-response::errors! {
-    /// The documented error answers of `pathLabelExploded`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum PathLabelExplodedError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `pathSimpleExploded`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum PathSimpleExplodedError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "path")]
-response::errors! {
-    /// The documented error answers of `pathMatrix`; the status and headers are on [`Error::Api`].
-    pub enum PathMatrixError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `pathLabel`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum PathLabelError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "path")]
-response::errors! {
-    /// The documented error answers of `pathMatrixExploded`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum PathMatrixExplodedError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `pathLabelExploded`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum PathLabelExplodedError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "query")]
-response::errors! {
-    /// The documented error answers of `queryForm`; the status and headers are on [`Error::Api`].
-    pub enum QueryFormError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `pathMatrix`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum PathMatrixError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `pathMatrixExploded`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum PathMatrixExplodedError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "query")]
-response::errors! {
-    /// The documented error answers of `queryFormExploded`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum QueryFormExplodedError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
-    }
-}
+pub use operations_query::*;
 
 #[cfg(feature = "query")]
-response::errors! {
-    /// The documented error answers of `queryReserved`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum QueryReservedError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
-    }
-}
+mod operations_query {
+    use super::*;
 
-#[cfg(feature = "query")]
-response::errors! {
-    /// The documented error answers of `querySpaceDelimited`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum QuerySpaceDelimitedError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `queryForm`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum QueryFormError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "query")]
-response::errors! {
-    /// The documented error answers of `queryPipeDelimited`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum QueryPipeDelimitedError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `queryFormExploded`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum QueryFormExplodedError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
-}
 
-#[cfg(feature = "query")]
-response::errors! {
-    /// The documented error answers of `queryDeepObject`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum QueryDeepObjectError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+    response::errors! {
+        /// The documented error answers of `queryReserved`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum QueryReservedError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `querySpaceDelimited`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum QuerySpaceDelimitedError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `queryPipeDelimited`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum QueryPipeDelimitedError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `queryDeepObject`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum QueryDeepObjectError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "header")]
-response::errors! {
-    /// The documented error answers of `headerSimple`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum HeaderSimpleError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
-    }
-}
+pub use operations_header::*;
 
 #[cfg(feature = "header")]
-response::errors! {
-    /// The documented error answers of `headerSimpleExploded`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum HeaderSimpleExplodedError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+mod operations_header {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `headerSimple`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum HeaderSimpleError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `headerSimpleExploded`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum HeaderSimpleExplodedError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }
 
 #[cfg(feature = "cookie")]
-response::errors! {
-    /// The documented error answers of `cookieForm`; the status and headers are on [`Error::Api`].
-    pub enum CookieFormError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
-    }
-}
+pub use operations_cookie::*;
 
 #[cfg(feature = "cookie")]
-response::errors! {
-    /// The documented error answers of `cookieFormExploded`; the status and headers are on
-    /// [`Error::Api`].
-    pub enum CookieFormExplodedError {
-        /// 400: The request was refused.
-        #[status(400)]
-        BadRequest(types::Error),
-        /// An error status the document does not list for this operation, read as the
-        /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
-        #[status(undocumented)]
-        Undocumented(types::Error),
+mod operations_cookie {
+    use super::*;
+
+    response::errors! {
+        /// The documented error answers of `cookieForm`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum CookieFormError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
+    }
+
+    response::errors! {
+        /// The documented error answers of `cookieFormExploded`; the status and headers are on
+        /// [`Error::Api`].
+        pub enum CookieFormExplodedError {
+            /// 400: The request was refused.
+            BadRequest(types::Error) = 400,
+            /// An error status the document does not list for this operation, read as the
+            /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+            Undocumented(types::Error) = undocumented,
+        }
     }
 }

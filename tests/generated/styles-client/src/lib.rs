@@ -40,6 +40,7 @@ pub mod operations {
     ///   (`GET /path/matrix-exploded/{color}/{colors}/{rgb}`)
     #[cfg(feature = "path")]
     pub mod path {}
+
     /// The operations of `query`.
     ///
     /// - [`query_form`](crate::Client::query_form) (`GET /query/form`)
@@ -50,6 +51,7 @@ pub mod operations {
     /// - [`query_deep_object`](crate::Client::query_deep_object) (`GET /query/deep`)
     #[cfg(feature = "query")]
     pub mod query {}
+
     /// The operations of `header`.
     ///
     /// - [`header_simple`](crate::Client::header_simple) (`GET /header/simple`)
@@ -57,6 +59,7 @@ pub mod operations {
     ///   (`GET /header/simple-exploded`)
     #[cfg(feature = "header")]
     pub mod header {}
+
     /// The operations of `cookie`.
     ///
     /// - [`cookie_form`](crate::Client::cookie_form) (`GET /cookie/form`)

@@ -26,6 +26,7 @@ use crate::runtime::problem::Problem;
 /// Every method has a default answering `501 Not Implemented` with the `Error` body, so an
 /// operation the document adds later does not break an implementation written before it
 /// (the price: the compiler does not point at an operation you forgot).
+#[allow(unused_variables)]
 pub trait StylesApi: Send + Sync + 'static {
     /// Your error type; anything `Display` (e.g. `anyhow::Error`).
     type Error: std::fmt::Display + Send + 'static;
@@ -37,7 +38,6 @@ pub trait StylesApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: PathSimpleParams,
     ) -> impl Future<Output = Result<PathSimpleResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(PathSimpleResponse::Unimplemented) }
     }
 
@@ -48,7 +48,6 @@ pub trait StylesApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: PathSimpleExplodedParams,
     ) -> impl Future<Output = Result<PathSimpleExplodedResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(PathSimpleExplodedResponse::Unimplemented) }
     }
 
@@ -59,7 +58,6 @@ pub trait StylesApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: PathLabelParams,
     ) -> impl Future<Output = Result<PathLabelResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(PathLabelResponse::Unimplemented) }
     }
 
@@ -70,7 +68,6 @@ pub trait StylesApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: PathLabelExplodedParams,
     ) -> impl Future<Output = Result<PathLabelExplodedResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(PathLabelExplodedResponse::Unimplemented) }
     }
 
@@ -81,7 +78,6 @@ pub trait StylesApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: PathMatrixParams,
     ) -> impl Future<Output = Result<PathMatrixResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(PathMatrixResponse::Unimplemented) }
     }
 
@@ -92,7 +88,6 @@ pub trait StylesApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: PathMatrixExplodedParams,
     ) -> impl Future<Output = Result<PathMatrixExplodedResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(PathMatrixExplodedResponse::Unimplemented) }
     }
 
@@ -103,7 +98,6 @@ pub trait StylesApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: QueryFormParams,
     ) -> impl Future<Output = Result<QueryFormResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(QueryFormResponse::Unimplemented) }
     }
 
@@ -114,7 +108,6 @@ pub trait StylesApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: QueryFormExplodedParams,
     ) -> impl Future<Output = Result<QueryFormExplodedResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(QueryFormExplodedResponse::Unimplemented) }
     }
 
@@ -128,7 +121,6 @@ pub trait StylesApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: QueryReservedParams,
     ) -> impl Future<Output = Result<QueryReservedResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(QueryReservedResponse::Unimplemented) }
     }
 
@@ -139,7 +131,6 @@ pub trait StylesApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: QuerySpaceDelimitedParams,
     ) -> impl Future<Output = Result<QuerySpaceDelimitedResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(QuerySpaceDelimitedResponse::Unimplemented) }
     }
 
@@ -150,7 +141,6 @@ pub trait StylesApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: QueryPipeDelimitedParams,
     ) -> impl Future<Output = Result<QueryPipeDelimitedResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(QueryPipeDelimitedResponse::Unimplemented) }
     }
 
@@ -161,7 +151,6 @@ pub trait StylesApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: QueryDeepObjectParams,
     ) -> impl Future<Output = Result<QueryDeepObjectResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(QueryDeepObjectResponse::Unimplemented) }
     }
 
@@ -172,7 +161,6 @@ pub trait StylesApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: HeaderSimpleParams,
     ) -> impl Future<Output = Result<HeaderSimpleResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(HeaderSimpleResponse::Unimplemented) }
     }
 
@@ -183,7 +171,6 @@ pub trait StylesApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: HeaderSimpleExplodedParams,
     ) -> impl Future<Output = Result<HeaderSimpleExplodedResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(HeaderSimpleExplodedResponse::Unimplemented) }
     }
 
@@ -194,7 +181,6 @@ pub trait StylesApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: CookieFormParams,
     ) -> impl Future<Output = Result<CookieFormResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(CookieFormResponse::Unimplemented) }
     }
 
@@ -205,7 +191,6 @@ pub trait StylesApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: CookieFormExplodedParams,
     ) -> impl Future<Output = Result<CookieFormExplodedResponse, Self::Error>> + Send {
-        let _ = (ctx, params);
         async { Ok(CookieFormExplodedResponse::Unimplemented) }
     }
 
@@ -218,549 +203,537 @@ pub trait StylesApi: Send + Sync + 'static {
 }
 
 #[cfg(feature = "path")]
-params::declare! {
-    /// Parameters of `pathSimple` (`GET /path/simple/{color}/{colors}/{rgb}`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct PathSimpleParams {
-        /// (path parameter `color`)
-        #[param(required, path("color"))]
-        pub color: String,
-        /// (path parameter `colors`)
-        #[param(required, path("colors"), array(false))]
-        pub colors: Vec<String>,
-        /// (path parameter `rgb`)
-        #[param(required, path("rgb"), styled_object(Style::Simple, false))]
-        pub rgb: types::Rgb,
-    }
-}
+pub use operations_path::*;
 
 #[cfg(feature = "path")]
-response::answers! {
-    /// What `pathSimple` answers: one variant per documented status, and
-    /// [`Unimplemented`](PathSimpleResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum PathSimpleResponse {
-        /// 200: What the implementation read.
-        #[status(OK, json)]
-        Ok(types::Read),
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("pathSimple")]
-        Unimplemented,
-    }
-}
+mod operations_path {
+    use super::*;
 
-#[cfg(feature = "path")]
-params::declare! {
-    /// Parameters of `pathSimpleExploded` (`GET /path/simple-exploded/{color}/{colors}/{rgb}`),
-    /// parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct PathSimpleExplodedParams {
-        /// (path parameter `color`)
-        #[param(required, path("color"))]
-        pub color: String,
-        /// (path parameter `colors`)
-        #[param(required, path("colors"), array(true))]
-        pub colors: Vec<String>,
-        /// (path parameter `rgb`)
-        #[param(required, path("rgb"), styled_object(Style::Simple, true))]
-        pub rgb: types::Rgb,
+    params::declare! {
+        /// Parameters of `pathSimple` (`GET /path/simple/{color}/{colors}/{rgb}`), parsed and
+        /// checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct PathSimpleParams {
+            /// (path parameter `color`)
+            #[param(required, path("color"))]
+            pub color: String,
+            /// (path parameter `colors`)
+            #[param(required, path("colors"), array(false))]
+            pub colors: Vec<String>,
+            /// (path parameter `rgb`)
+            #[param(required, path("rgb"), styled_object(Style::Simple, false))]
+            pub rgb: types::Rgb,
+        }
     }
-}
 
-#[cfg(feature = "path")]
-response::answers! {
-    /// What `pathSimpleExploded` answers: one variant per documented status, and
-    /// [`Unimplemented`](PathSimpleExplodedResponse::Unimplemented) for an implementation without
-    /// the operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum PathSimpleExplodedResponse {
-        /// 200: What the implementation read.
-        #[status(OK, json)]
-        Ok(types::Read),
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("pathSimpleExploded")]
-        Unimplemented,
+    response::answers! {
+        /// What `pathSimple` answers: one variant per documented status, and
+        /// [`Unimplemented`](PathSimpleResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum PathSimpleResponse {
+            /// 200: What the implementation read.
+            Ok(types::Read) = json(200),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("pathSimple"),
+        }
     }
-}
 
-#[cfg(feature = "path")]
-params::declare! {
-    /// Parameters of `pathLabel` (`GET /path/label/{color}/{colors}/{rgb}`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct PathLabelParams {
-        /// (path parameter `color`)
-        #[param(required, path("color"), styled(Style::Label))]
-        pub color: String,
-        /// (path parameter `colors`)
-        #[param(required, path("colors"), styled_array(Style::Label, false))]
-        pub colors: Vec<String>,
-        /// (path parameter `rgb`)
-        #[param(required, path("rgb"), styled_object(Style::Label, false))]
-        pub rgb: types::Rgb,
+    params::declare! {
+        /// Parameters of `pathSimpleExploded` (`GET /path/simple-exploded/{color}/{colors}/{rgb}`),
+        /// parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct PathSimpleExplodedParams {
+            /// (path parameter `color`)
+            #[param(required, path("color"))]
+            pub color: String,
+            /// (path parameter `colors`)
+            #[param(required, path("colors"), array(true))]
+            pub colors: Vec<String>,
+            /// (path parameter `rgb`)
+            #[param(required, path("rgb"), styled_object(Style::Simple, true))]
+            pub rgb: types::Rgb,
+        }
     }
-}
 
-#[cfg(feature = "path")]
-response::answers! {
-    /// What `pathLabel` answers: one variant per documented status, and
-    /// [`Unimplemented`](PathLabelResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum PathLabelResponse {
-        /// 200: What the implementation read.
-        #[status(OK, json)]
-        Ok(types::Read),
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("pathLabel")]
-        Unimplemented,
+    response::answers! {
+        /// What `pathSimpleExploded` answers: one variant per documented status, and
+        /// [`Unimplemented`](PathSimpleExplodedResponse::Unimplemented) for an implementation
+        /// without the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum PathSimpleExplodedResponse {
+            /// 200: What the implementation read.
+            Ok(types::Read) = json(200),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("pathSimpleExploded"),
+        }
     }
-}
 
-#[cfg(feature = "path")]
-params::declare! {
-    /// Parameters of `pathLabelExploded` (`GET /path/label-exploded/{color}/{colors}/{rgb}`),
-    /// parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct PathLabelExplodedParams {
-        /// (path parameter `color`)
-        #[param(required, path("color"), styled(Style::Label))]
-        pub color: String,
-        /// (path parameter `colors`)
-        #[param(required, path("colors"), styled_array(Style::Label, true))]
-        pub colors: Vec<String>,
-        /// (path parameter `rgb`)
-        #[param(required, path("rgb"), styled_object(Style::Label, true))]
-        pub rgb: types::Rgb,
+    params::declare! {
+        /// Parameters of `pathLabel` (`GET /path/label/{color}/{colors}/{rgb}`), parsed and
+        /// checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct PathLabelParams {
+            /// (path parameter `color`)
+            #[param(required, path("color"), styled(Style::Label))]
+            pub color: String,
+            /// (path parameter `colors`)
+            #[param(required, path("colors"), styled_array(Style::Label, false))]
+            pub colors: Vec<String>,
+            /// (path parameter `rgb`)
+            #[param(required, path("rgb"), styled_object(Style::Label, false))]
+            pub rgb: types::Rgb,
+        }
     }
-}
 
-#[cfg(feature = "path")]
-response::answers! {
-    /// What `pathLabelExploded` answers: one variant per documented status, and
-    /// [`Unimplemented`](PathLabelExplodedResponse::Unimplemented) for an implementation without
-    /// the operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum PathLabelExplodedResponse {
-        /// 200: What the implementation read.
-        #[status(OK, json)]
-        Ok(types::Read),
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("pathLabelExploded")]
-        Unimplemented,
+    response::answers! {
+        /// What `pathLabel` answers: one variant per documented status, and
+        /// [`Unimplemented`](PathLabelResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum PathLabelResponse {
+            /// 200: What the implementation read.
+            Ok(types::Read) = json(200),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("pathLabel"),
+        }
     }
-}
 
-#[cfg(feature = "path")]
-params::declare! {
-    /// Parameters of `pathMatrix` (`GET /path/matrix/{color}/{colors}/{rgb}`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct PathMatrixParams {
-        /// (path parameter `color`)
-        #[param(required, path("color"), styled(Style::Matrix))]
-        pub color: String,
-        /// (path parameter `colors`)
-        #[param(required, path("colors"), styled_array(Style::Matrix, false))]
-        pub colors: Vec<String>,
-        /// (path parameter `rgb`)
-        #[param(required, path("rgb"), styled_object(Style::Matrix, false))]
-        pub rgb: types::Rgb,
+    params::declare! {
+        /// Parameters of `pathLabelExploded` (`GET /path/label-exploded/{color}/{colors}/{rgb}`),
+        /// parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct PathLabelExplodedParams {
+            /// (path parameter `color`)
+            #[param(required, path("color"), styled(Style::Label))]
+            pub color: String,
+            /// (path parameter `colors`)
+            #[param(required, path("colors"), styled_array(Style::Label, true))]
+            pub colors: Vec<String>,
+            /// (path parameter `rgb`)
+            #[param(required, path("rgb"), styled_object(Style::Label, true))]
+            pub rgb: types::Rgb,
+        }
     }
-}
 
-#[cfg(feature = "path")]
-response::answers! {
-    /// What `pathMatrix` answers: one variant per documented status, and
-    /// [`Unimplemented`](PathMatrixResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum PathMatrixResponse {
-        /// 200: What the implementation read.
-        #[status(OK, json)]
-        Ok(types::Read),
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("pathMatrix")]
-        Unimplemented,
+    response::answers! {
+        /// What `pathLabelExploded` answers: one variant per documented status, and
+        /// [`Unimplemented`](PathLabelExplodedResponse::Unimplemented) for an implementation
+        /// without the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum PathLabelExplodedResponse {
+            /// 200: What the implementation read.
+            Ok(types::Read) = json(200),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("pathLabelExploded"),
+        }
     }
-}
 
-#[cfg(feature = "path")]
-params::declare! {
-    /// Parameters of `pathMatrixExploded` (`GET /path/matrix-exploded/{color}/{colors}/{rgb}`),
-    /// parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct PathMatrixExplodedParams {
-        /// (path parameter `color`)
-        #[param(required, path("color"), styled(Style::Matrix))]
-        pub color: String,
-        /// (path parameter `colors`)
-        #[param(required, path("colors"), styled_array(Style::Matrix, true))]
-        pub colors: Vec<String>,
-        /// (path parameter `rgb`)
-        #[param(required, path("rgb"), styled_object(Style::Matrix, true))]
-        pub rgb: types::Rgb,
+    params::declare! {
+        /// Parameters of `pathMatrix` (`GET /path/matrix/{color}/{colors}/{rgb}`), parsed and
+        /// checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct PathMatrixParams {
+            /// (path parameter `color`)
+            #[param(required, path("color"), styled(Style::Matrix))]
+            pub color: String,
+            /// (path parameter `colors`)
+            #[param(required, path("colors"), styled_array(Style::Matrix, false))]
+            pub colors: Vec<String>,
+            /// (path parameter `rgb`)
+            #[param(required, path("rgb"), styled_object(Style::Matrix, false))]
+            pub rgb: types::Rgb,
+        }
     }
-}
 
-#[cfg(feature = "path")]
-response::answers! {
-    /// What `pathMatrixExploded` answers: one variant per documented status, and
-    /// [`Unimplemented`](PathMatrixExplodedResponse::Unimplemented) for an implementation without
-    /// the operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum PathMatrixExplodedResponse {
-        /// 200: What the implementation read.
-        #[status(OK, json)]
-        Ok(types::Read),
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("pathMatrixExploded")]
-        Unimplemented,
+    response::answers! {
+        /// What `pathMatrix` answers: one variant per documented status, and
+        /// [`Unimplemented`](PathMatrixResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum PathMatrixResponse {
+            /// 200: What the implementation read.
+            Ok(types::Read) = json(200),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("pathMatrix"),
+        }
     }
-}
 
-#[cfg(feature = "query")]
-params::declare! {
-    /// Parameters of `queryForm` (`GET /query/form`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct QueryFormParams {
-        /// (query parameter `color`)
-        #[param(required, query("color"))]
-        pub color: String,
-        /// (query parameter `colors`)
-        #[param(required, query("colors"), array(false))]
-        pub colors: Vec<String>,
-        /// (query parameter `rgb`)
-        #[param(required, query("rgb"), object(ObjectQuery::Joined))]
-        pub rgb: types::Rgb,
+    params::declare! {
+        /// Parameters of `pathMatrixExploded` (`GET /path/matrix-exploded/{color}/{colors}/{rgb}`),
+        /// parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct PathMatrixExplodedParams {
+            /// (path parameter `color`)
+            #[param(required, path("color"), styled(Style::Matrix))]
+            pub color: String,
+            /// (path parameter `colors`)
+            #[param(required, path("colors"), styled_array(Style::Matrix, true))]
+            pub colors: Vec<String>,
+            /// (path parameter `rgb`)
+            #[param(required, path("rgb"), styled_object(Style::Matrix, true))]
+            pub rgb: types::Rgb,
+        }
+    }
+
+    response::answers! {
+        /// What `pathMatrixExploded` answers: one variant per documented status, and
+        /// [`Unimplemented`](PathMatrixExplodedResponse::Unimplemented) for an implementation
+        /// without the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum PathMatrixExplodedResponse {
+            /// 200: What the implementation read.
+            Ok(types::Read) = json(200),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("pathMatrixExploded"),
+        }
     }
 }
 
 #[cfg(feature = "query")]
-response::answers! {
-    /// What `queryForm` answers: one variant per documented status, and
-    /// [`Unimplemented`](QueryFormResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum QueryFormResponse {
-        /// 200: What the implementation read.
-        #[status(OK, json)]
-        Ok(types::Read),
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("queryForm")]
-        Unimplemented,
-    }
-}
+pub use operations_query::*;
 
 #[cfg(feature = "query")]
-params::declare! {
-    /// Parameters of `queryFormExploded` (`GET /query/form-exploded`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct QueryFormExplodedParams {
-        /// (query parameter `color`)
-        #[param(required, query("color"))]
-        pub color: String,
-        /// (query parameter `colors`)
-        #[param(required, query("colors"), array(true))]
-        pub colors: Vec<String>,
-        /// (query parameter `rgb`)
-        #[param(required, query("rgb"), object(ObjectQuery::Members(&["R", "G", "B"])))]
-        pub rgb: types::Rgb,
-    }
-}
+mod operations_query {
+    use super::*;
 
-#[cfg(feature = "query")]
-response::answers! {
-    /// What `queryFormExploded` answers: one variant per documented status, and
-    /// [`Unimplemented`](QueryFormExplodedResponse::Unimplemented) for an implementation without
-    /// the operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum QueryFormExplodedResponse {
-        /// 200: What the implementation read.
-        #[status(OK, json)]
-        Ok(types::Read),
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("queryFormExploded")]
-        Unimplemented,
+    params::declare! {
+        /// Parameters of `queryForm` (`GET /query/form`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct QueryFormParams {
+            /// (query parameter `color`)
+            #[param(required, query("color"))]
+            pub color: String,
+            /// (query parameter `colors`)
+            #[param(required, query("colors"), array(false))]
+            pub colors: Vec<String>,
+            /// (query parameter `rgb`)
+            #[param(required, query("rgb"), object(ObjectQuery::Joined))]
+            pub rgb: types::Rgb,
+        }
     }
-}
 
-#[cfg(feature = "query")]
-params::declare! {
-    /// Parameters of `queryReserved` (`GET /query/reserved`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct QueryReservedParams {
-        /// (query parameter `color`)
-        #[param(required, query("color"))]
-        pub color: String,
-        /// (query parameter `colors`)
-        #[param(required, query("colors"), array(false))]
-        pub colors: Vec<String>,
-        /// (query parameter `rgb`)
-        #[param(required, query("rgb"), object(ObjectQuery::Members(&["R", "G", "B"])))]
-        pub rgb: types::Rgb,
+    response::answers! {
+        /// What `queryForm` answers: one variant per documented status, and
+        /// [`Unimplemented`](QueryFormResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum QueryFormResponse {
+            /// 200: What the implementation read.
+            Ok(types::Read) = json(200),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("queryForm"),
+        }
     }
-}
 
-#[cfg(feature = "query")]
-response::answers! {
-    /// What `queryReserved` answers: one variant per documented status, and
-    /// [`Unimplemented`](QueryReservedResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum QueryReservedResponse {
-        /// 200: What the implementation read.
-        #[status(OK, json)]
-        Ok(types::Read),
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("queryReserved")]
-        Unimplemented,
+    params::declare! {
+        /// Parameters of `queryFormExploded` (`GET /query/form-exploded`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct QueryFormExplodedParams {
+            /// (query parameter `color`)
+            #[param(required, query("color"))]
+            pub color: String,
+            /// (query parameter `colors`)
+            #[param(required, query("colors"), array(true))]
+            pub colors: Vec<String>,
+            /// (query parameter `rgb`)
+            #[param(required, query("rgb"), object(ObjectQuery::Members(&["R", "G", "B"])))]
+            pub rgb: types::Rgb,
+        }
     }
-}
 
-#[cfg(feature = "query")]
-params::declare! {
-    /// Parameters of `querySpaceDelimited` (`GET /query/space`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct QuerySpaceDelimitedParams {
-        /// (query parameter `colors`)
-        #[param(required, query("colors"), delimited(false, ' '))]
-        pub colors: Vec<String>,
-        /// (query parameter `rgb`)
-        #[param(required, query("rgb"), styled_object(Style::SpaceDelimited, false))]
-        pub rgb: types::Rgb,
+    response::answers! {
+        /// What `queryFormExploded` answers: one variant per documented status, and
+        /// [`Unimplemented`](QueryFormExplodedResponse::Unimplemented) for an implementation
+        /// without the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum QueryFormExplodedResponse {
+            /// 200: What the implementation read.
+            Ok(types::Read) = json(200),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("queryFormExploded"),
+        }
     }
-}
 
-#[cfg(feature = "query")]
-response::answers! {
-    /// What `querySpaceDelimited` answers: one variant per documented status, and
-    /// [`Unimplemented`](QuerySpaceDelimitedResponse::Unimplemented) for an implementation without
-    /// the operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum QuerySpaceDelimitedResponse {
-        /// 200: What the implementation read.
-        #[status(OK, json)]
-        Ok(types::Read),
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("querySpaceDelimited")]
-        Unimplemented,
+    params::declare! {
+        /// Parameters of `queryReserved` (`GET /query/reserved`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct QueryReservedParams {
+            /// (query parameter `color`)
+            #[param(required, query("color"))]
+            pub color: String,
+            /// (query parameter `colors`)
+            #[param(required, query("colors"), array(false))]
+            pub colors: Vec<String>,
+            /// (query parameter `rgb`)
+            #[param(required, query("rgb"), object(ObjectQuery::Members(&["R", "G", "B"])))]
+            pub rgb: types::Rgb,
+        }
     }
-}
 
-#[cfg(feature = "query")]
-params::declare! {
-    /// Parameters of `queryPipeDelimited` (`GET /query/pipe`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct QueryPipeDelimitedParams {
-        /// (query parameter `colors`)
-        #[param(required, query("colors"), delimited(false, '|'))]
-        pub colors: Vec<String>,
-        /// (query parameter `rgb`)
-        #[param(required, query("rgb"), styled_object(Style::PipeDelimited, false))]
-        pub rgb: types::Rgb,
+    response::answers! {
+        /// What `queryReserved` answers: one variant per documented status, and
+        /// [`Unimplemented`](QueryReservedResponse::Unimplemented) for an implementation without
+        /// the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum QueryReservedResponse {
+            /// 200: What the implementation read.
+            Ok(types::Read) = json(200),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("queryReserved"),
+        }
     }
-}
 
-#[cfg(feature = "query")]
-response::answers! {
-    /// What `queryPipeDelimited` answers: one variant per documented status, and
-    /// [`Unimplemented`](QueryPipeDelimitedResponse::Unimplemented) for an implementation without
-    /// the operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum QueryPipeDelimitedResponse {
-        /// 200: What the implementation read.
-        #[status(OK, json)]
-        Ok(types::Read),
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("queryPipeDelimited")]
-        Unimplemented,
+    params::declare! {
+        /// Parameters of `querySpaceDelimited` (`GET /query/space`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct QuerySpaceDelimitedParams {
+            /// (query parameter `colors`)
+            #[param(required, query("colors"), delimited(false, ' '))]
+            pub colors: Vec<String>,
+            /// (query parameter `rgb`)
+            #[param(required, query("rgb"), styled_object(Style::SpaceDelimited, false))]
+            pub rgb: types::Rgb,
+        }
     }
-}
 
-#[cfg(feature = "query")]
-params::declare! {
-    /// Parameters of `queryDeepObject` (`GET /query/deep`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct QueryDeepObjectParams {
-        /// (query parameter `rgb`)
-        #[param(required, query("rgb"), object(ObjectQuery::Deep))]
-        pub rgb: types::Rgb,
+    response::answers! {
+        /// What `querySpaceDelimited` answers: one variant per documented status, and
+        /// [`Unimplemented`](QuerySpaceDelimitedResponse::Unimplemented) for an implementation
+        /// without the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum QuerySpaceDelimitedResponse {
+            /// 200: What the implementation read.
+            Ok(types::Read) = json(200),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("querySpaceDelimited"),
+        }
     }
-}
 
-#[cfg(feature = "query")]
-response::answers! {
-    /// What `queryDeepObject` answers: one variant per documented status, and
-    /// [`Unimplemented`](QueryDeepObjectResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum QueryDeepObjectResponse {
-        /// 200: What the implementation read.
-        #[status(OK, json)]
-        Ok(types::Read),
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("queryDeepObject")]
-        Unimplemented,
+    params::declare! {
+        /// Parameters of `queryPipeDelimited` (`GET /query/pipe`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct QueryPipeDelimitedParams {
+            /// (query parameter `colors`)
+            #[param(required, query("colors"), delimited(false, '|'))]
+            pub colors: Vec<String>,
+            /// (query parameter `rgb`)
+            #[param(required, query("rgb"), styled_object(Style::PipeDelimited, false))]
+            pub rgb: types::Rgb,
+        }
+    }
+
+    response::answers! {
+        /// What `queryPipeDelimited` answers: one variant per documented status, and
+        /// [`Unimplemented`](QueryPipeDelimitedResponse::Unimplemented) for an implementation
+        /// without the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum QueryPipeDelimitedResponse {
+            /// 200: What the implementation read.
+            Ok(types::Read) = json(200),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("queryPipeDelimited"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `queryDeepObject` (`GET /query/deep`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct QueryDeepObjectParams {
+            /// (query parameter `rgb`)
+            #[param(required, query("rgb"), object(ObjectQuery::Deep))]
+            pub rgb: types::Rgb,
+        }
+    }
+
+    response::answers! {
+        /// What `queryDeepObject` answers: one variant per documented status, and
+        /// [`Unimplemented`](QueryDeepObjectResponse::Unimplemented) for an implementation without
+        /// the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum QueryDeepObjectResponse {
+            /// 200: What the implementation read.
+            Ok(types::Read) = json(200),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("queryDeepObject"),
+        }
     }
 }
 
 #[cfg(feature = "header")]
-params::declare! {
-    /// Parameters of `headerSimple` (`GET /header/simple`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct HeaderSimpleParams {
-        /// (header parameter `color`)
-        #[param(required, header("color"))]
-        pub color: String,
-        /// (header parameter `colors`)
-        #[param(required, header("colors"), array(false))]
-        pub colors: Vec<String>,
-        /// (header parameter `rgb`)
-        #[param(required, header("rgb"), styled_object(Style::Simple, false))]
-        pub rgb: types::Rgb,
-    }
-}
+pub use operations_header::*;
 
 #[cfg(feature = "header")]
-response::answers! {
-    /// What `headerSimple` answers: one variant per documented status, and
-    /// [`Unimplemented`](HeaderSimpleResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum HeaderSimpleResponse {
-        /// 200: What the implementation read.
-        #[status(OK, json)]
-        Ok(types::Read),
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("headerSimple")]
-        Unimplemented,
-    }
-}
+mod operations_header {
+    use super::*;
 
-#[cfg(feature = "header")]
-params::declare! {
-    /// Parameters of `headerSimpleExploded` (`GET /header/simple-exploded`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct HeaderSimpleExplodedParams {
-        /// (header parameter `color`)
-        #[param(required, header("color"))]
-        pub color: String,
-        /// (header parameter `colors`)
-        #[param(required, header("colors"), array(true))]
-        pub colors: Vec<String>,
-        /// (header parameter `rgb`)
-        #[param(required, header("rgb"), styled_object(Style::Simple, true))]
-        pub rgb: types::Rgb,
+    params::declare! {
+        /// Parameters of `headerSimple` (`GET /header/simple`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct HeaderSimpleParams {
+            /// (header parameter `color`)
+            #[param(required, header("color"))]
+            pub color: String,
+            /// (header parameter `colors`)
+            #[param(required, header("colors"), array(false))]
+            pub colors: Vec<String>,
+            /// (header parameter `rgb`)
+            #[param(required, header("rgb"), styled_object(Style::Simple, false))]
+            pub rgb: types::Rgb,
+        }
     }
-}
 
-#[cfg(feature = "header")]
-response::answers! {
-    /// What `headerSimpleExploded` answers: one variant per documented status, and
-    /// [`Unimplemented`](HeaderSimpleExplodedResponse::Unimplemented) for an implementation without
-    /// the operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum HeaderSimpleExplodedResponse {
-        /// 200: What the implementation read.
-        #[status(OK, json)]
-        Ok(types::Read),
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("headerSimpleExploded")]
-        Unimplemented,
+    response::answers! {
+        /// What `headerSimple` answers: one variant per documented status, and
+        /// [`Unimplemented`](HeaderSimpleResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum HeaderSimpleResponse {
+            /// 200: What the implementation read.
+            Ok(types::Read) = json(200),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("headerSimple"),
+        }
     }
-}
 
-#[cfg(feature = "cookie")]
-params::declare! {
-    /// Parameters of `cookieForm` (`GET /cookie/form`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct CookieFormParams {
-        /// (cookie parameter `color`)
-        #[param(required, cookie("color"))]
-        pub color: String,
-        /// (cookie parameter `colors`)
-        #[param(required, cookie("colors"), array(false))]
-        pub colors: Vec<String>,
-        /// (cookie parameter `rgb`)
-        #[param(required, cookie("rgb"), styled_object(Style::Form, false))]
-        pub rgb: types::Rgb,
+    params::declare! {
+        /// Parameters of `headerSimpleExploded` (`GET /header/simple-exploded`), parsed and
+        /// checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct HeaderSimpleExplodedParams {
+            /// (header parameter `color`)
+            #[param(required, header("color"))]
+            pub color: String,
+            /// (header parameter `colors`)
+            #[param(required, header("colors"), array(true))]
+            pub colors: Vec<String>,
+            /// (header parameter `rgb`)
+            #[param(required, header("rgb"), styled_object(Style::Simple, true))]
+            pub rgb: types::Rgb,
+        }
     }
-}
 
-#[cfg(feature = "cookie")]
-response::answers! {
-    /// What `cookieForm` answers: one variant per documented status, and
-    /// [`Unimplemented`](CookieFormResponse::Unimplemented) for an implementation without the
-    /// operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum CookieFormResponse {
-        /// 200: What the implementation read.
-        #[status(OK, json)]
-        Ok(types::Read),
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("cookieForm")]
-        Unimplemented,
+    response::answers! {
+        /// What `headerSimpleExploded` answers: one variant per documented status, and
+        /// [`Unimplemented`](HeaderSimpleExplodedResponse::Unimplemented) for an implementation
+        /// without the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum HeaderSimpleExplodedResponse {
+            /// 200: What the implementation read.
+            Ok(types::Read) = json(200),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("headerSimpleExploded"),
+        }
     }
 }
 
 #[cfg(feature = "cookie")]
-params::declare! {
-    /// Parameters of `cookieFormExploded` (`GET /cookie/form-exploded`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct CookieFormExplodedParams {
-        /// (cookie parameter `color`)
-        #[param(required, cookie("color"))]
-        pub color: String,
-        /// (cookie parameter `colors`)
-        #[param(required, cookie("colors"), array(true))]
-        pub colors: Vec<String>,
-    }
-}
+pub use operations_cookie::*;
 
 #[cfg(feature = "cookie")]
-response::answers! {
-    /// What `cookieFormExploded` answers: one variant per documented status, and
-    /// [`Unimplemented`](CookieFormExplodedResponse::Unimplemented) for an implementation without
-    /// the operation.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum CookieFormExplodedResponse {
-        /// 200: What the implementation read.
-        #[status(OK, json)]
-        Ok(types::Read),
-        /// 400: The request was refused.
-        #[status(BAD_REQUEST, json)]
-        BadRequest(types::Error),
-        #[unimplemented("cookieFormExploded")]
-        Unimplemented,
+mod operations_cookie {
+    use super::*;
+
+    params::declare! {
+        /// Parameters of `cookieForm` (`GET /cookie/form`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct CookieFormParams {
+            /// (cookie parameter `color`)
+            #[param(required, cookie("color"))]
+            pub color: String,
+            /// (cookie parameter `colors`)
+            #[param(required, cookie("colors"), array(false))]
+            pub colors: Vec<String>,
+            /// (cookie parameter `rgb`)
+            #[param(required, cookie("rgb"), styled_object(Style::Form, false))]
+            pub rgb: types::Rgb,
+        }
+    }
+
+    response::answers! {
+        /// What `cookieForm` answers: one variant per documented status, and
+        /// [`Unimplemented`](CookieFormResponse::Unimplemented) for an implementation without the
+        /// operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum CookieFormResponse {
+            /// 200: What the implementation read.
+            Ok(types::Read) = json(200),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("cookieForm"),
+        }
+    }
+
+    params::declare! {
+        /// Parameters of `cookieFormExploded` (`GET /cookie/form-exploded`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct CookieFormExplodedParams {
+            /// (cookie parameter `color`)
+            #[param(required, cookie("color"))]
+            pub color: String,
+            /// (cookie parameter `colors`)
+            #[param(required, cookie("colors"), array(true))]
+            pub colors: Vec<String>,
+        }
+    }
+
+    response::answers! {
+        /// What `cookieFormExploded` answers: one variant per documented status, and
+        /// [`Unimplemented`](CookieFormExplodedResponse::Unimplemented) for an implementation
+        /// without the operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum CookieFormExplodedResponse {
+            /// 200: What the implementation read.
+            Ok(types::Read) = json(200),
+            /// 400: The request was refused.
+            BadRequest(types::Error) = json(400),
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            Unimplemented = unimplemented("cookieFormExploded"),
+        }
     }
 }

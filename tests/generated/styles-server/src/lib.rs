@@ -51,6 +51,7 @@ pub mod operations {
     ///   (`GET /path/matrix-exploded/{color}/{colors}/{rgb}`)
     #[cfg(feature = "path")]
     pub mod path {}
+
     /// The operations of `query`.
     ///
     /// - [`query_form`](crate::StylesApi::query_form) (`GET /query/form`)
@@ -62,6 +63,7 @@ pub mod operations {
     /// - [`query_deep_object`](crate::StylesApi::query_deep_object) (`GET /query/deep`)
     #[cfg(feature = "query")]
     pub mod query {}
+
     /// The operations of `header`.
     ///
     /// - [`header_simple`](crate::StylesApi::header_simple) (`GET /header/simple`)
@@ -69,6 +71,7 @@ pub mod operations {
     ///   (`GET /header/simple-exploded`)
     #[cfg(feature = "header")]
     pub mod header {}
+
     /// The operations of `cookie`.
     ///
     /// - [`cookie_form`](crate::StylesApi::cookie_form) (`GET /cookie/form`)

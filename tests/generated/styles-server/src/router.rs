@@ -206,145 +206,164 @@ pub async fn test_server<A: StylesApi>(
 }
 
 #[cfg(feature = "path")]
-layer::handler! {
-    /// `GET /path/simple/{color}/{colors}/{rgb}`: see [`StylesApi::path_simple`]. Authorizes and
-    /// reads the request, then calls the implementation.
-    fn handle_path_simple<A: StylesApi>() {
-        call(A::path_simple, "pathSimple", &[])
-    }
-}
+use operations_path::*;
 
 #[cfg(feature = "path")]
-layer::handler! {
-    /// `GET /path/simple-exploded/{color}/{colors}/{rgb}`: see [`StylesApi::path_simple_exploded`].
-    /// Authorizes and reads the request, then calls the implementation.
-    fn handle_path_simple_exploded<A: StylesApi>() {
-        call(A::path_simple_exploded, "pathSimpleExploded", &[])
-    }
-}
+mod operations_path {
+    use super::*;
 
-#[cfg(feature = "path")]
-layer::handler! {
-    /// `GET /path/label/{color}/{colors}/{rgb}`: see [`StylesApi::path_label`]. Authorizes and
-    /// reads the request, then calls the implementation.
-    fn handle_path_label<A: StylesApi>() {
-        call(A::path_label, "pathLabel", &[])
+    layer::handler! {
+        /// `GET /path/simple/{color}/{colors}/{rgb}`: see [`StylesApi::path_simple`]. Authorizes
+        /// and reads the request, then calls the implementation.
+        pub(super) fn handle_path_simple<A: StylesApi>() {
+            call(A::path_simple, "pathSimple", &[])
+        }
     }
-}
 
-#[cfg(feature = "path")]
-layer::handler! {
-    /// `GET /path/label-exploded/{color}/{colors}/{rgb}`: see [`StylesApi::path_label_exploded`].
-    /// Authorizes and reads the request, then calls the implementation.
-    fn handle_path_label_exploded<A: StylesApi>() {
-        call(A::path_label_exploded, "pathLabelExploded", &[])
+    layer::handler! {
+        /// `GET /path/simple-exploded/{color}/{colors}/{rgb}`: see
+        /// [`StylesApi::path_simple_exploded`]. Authorizes and reads the request, then calls the
+        /// implementation.
+        pub(super) fn handle_path_simple_exploded<A: StylesApi>() {
+            call(A::path_simple_exploded, "pathSimpleExploded", &[])
+        }
     }
-}
 
-#[cfg(feature = "path")]
-layer::handler! {
-    /// `GET /path/matrix/{color}/{colors}/{rgb}`: see [`StylesApi::path_matrix`]. Authorizes and
-    /// reads the request, then calls the implementation.
-    fn handle_path_matrix<A: StylesApi>() {
-        call(A::path_matrix, "pathMatrix", &[])
+    layer::handler! {
+        /// `GET /path/label/{color}/{colors}/{rgb}`: see [`StylesApi::path_label`]. Authorizes and
+        /// reads the request, then calls the implementation.
+        pub(super) fn handle_path_label<A: StylesApi>() {
+            call(A::path_label, "pathLabel", &[])
+        }
     }
-}
 
-#[cfg(feature = "path")]
-layer::handler! {
-    /// `GET /path/matrix-exploded/{color}/{colors}/{rgb}`: see [`StylesApi::path_matrix_exploded`].
-    /// Authorizes and reads the request, then calls the implementation.
-    fn handle_path_matrix_exploded<A: StylesApi>() {
-        call(A::path_matrix_exploded, "pathMatrixExploded", &[])
+    layer::handler! {
+        /// `GET /path/label-exploded/{color}/{colors}/{rgb}`: see
+        /// [`StylesApi::path_label_exploded`]. Authorizes and reads the request, then calls the
+        /// implementation.
+        pub(super) fn handle_path_label_exploded<A: StylesApi>() {
+            call(A::path_label_exploded, "pathLabelExploded", &[])
+        }
     }
-}
 
-#[cfg(feature = "query")]
-layer::handler! {
-    /// `GET /query/form`: see [`StylesApi::query_form`]. Authorizes and reads the request, then
-    /// calls the implementation.
-    fn handle_query_form<A: StylesApi>() {
-        call(A::query_form, "queryForm", &[])
+    layer::handler! {
+        /// `GET /path/matrix/{color}/{colors}/{rgb}`: see [`StylesApi::path_matrix`]. Authorizes
+        /// and reads the request, then calls the implementation.
+        pub(super) fn handle_path_matrix<A: StylesApi>() {
+            call(A::path_matrix, "pathMatrix", &[])
+        }
     }
-}
 
-#[cfg(feature = "query")]
-layer::handler! {
-    /// `GET /query/form-exploded`: see [`StylesApi::query_form_exploded`]. Authorizes and reads the
-    /// request, then calls the implementation.
-    fn handle_query_form_exploded<A: StylesApi>() {
-        call(A::query_form_exploded, "queryFormExploded", &[])
+    layer::handler! {
+        /// `GET /path/matrix-exploded/{color}/{colors}/{rgb}`: see
+        /// [`StylesApi::path_matrix_exploded`]. Authorizes and reads the request, then calls the
+        /// implementation.
+        pub(super) fn handle_path_matrix_exploded<A: StylesApi>() {
+            call(A::path_matrix_exploded, "pathMatrixExploded", &[])
+        }
     }
 }
 
 #[cfg(feature = "query")]
-layer::handler! {
-    /// `GET /query/reserved`: see [`StylesApi::query_reserved`]. Authorizes and reads the request,
-    /// then calls the implementation.
-    fn handle_query_reserved<A: StylesApi>() {
-        call(A::query_reserved, "queryReserved", &[])
-    }
-}
+use operations_query::*;
 
 #[cfg(feature = "query")]
-layer::handler! {
-    /// `GET /query/space`: see [`StylesApi::query_space_delimited`]. Authorizes and reads the
-    /// request, then calls the implementation.
-    fn handle_query_space_delimited<A: StylesApi>() {
-        call(A::query_space_delimited, "querySpaceDelimited", &[])
-    }
-}
+mod operations_query {
+    use super::*;
 
-#[cfg(feature = "query")]
-layer::handler! {
-    /// `GET /query/pipe`: see [`StylesApi::query_pipe_delimited`]. Authorizes and reads the
-    /// request, then calls the implementation.
-    fn handle_query_pipe_delimited<A: StylesApi>() {
-        call(A::query_pipe_delimited, "queryPipeDelimited", &[])
+    layer::handler! {
+        /// `GET /query/form`: see [`StylesApi::query_form`]. Authorizes and reads the request, then
+        /// calls the implementation.
+        pub(super) fn handle_query_form<A: StylesApi>() {
+            call(A::query_form, "queryForm", &[])
+        }
     }
-}
 
-#[cfg(feature = "query")]
-layer::handler! {
-    /// `GET /query/deep`: see [`StylesApi::query_deep_object`]. Authorizes and reads the request,
-    /// then calls the implementation.
-    fn handle_query_deep_object<A: StylesApi>() {
-        call(A::query_deep_object, "queryDeepObject", &[])
+    layer::handler! {
+        /// `GET /query/form-exploded`: see [`StylesApi::query_form_exploded`]. Authorizes and reads
+        /// the request, then calls the implementation.
+        pub(super) fn handle_query_form_exploded<A: StylesApi>() {
+            call(A::query_form_exploded, "queryFormExploded", &[])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /query/reserved`: see [`StylesApi::query_reserved`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_query_reserved<A: StylesApi>() {
+            call(A::query_reserved, "queryReserved", &[])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /query/space`: see [`StylesApi::query_space_delimited`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_query_space_delimited<A: StylesApi>() {
+            call(A::query_space_delimited, "querySpaceDelimited", &[])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /query/pipe`: see [`StylesApi::query_pipe_delimited`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_query_pipe_delimited<A: StylesApi>() {
+            call(A::query_pipe_delimited, "queryPipeDelimited", &[])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /query/deep`: see [`StylesApi::query_deep_object`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_query_deep_object<A: StylesApi>() {
+            call(A::query_deep_object, "queryDeepObject", &[])
+        }
     }
 }
 
 #[cfg(feature = "header")]
-layer::handler! {
-    /// `GET /header/simple`: see [`StylesApi::header_simple`]. Authorizes and reads the request,
-    /// then calls the implementation.
-    fn handle_header_simple<A: StylesApi>() {
-        call(A::header_simple, "headerSimple", &[])
-    }
-}
+use operations_header::*;
 
 #[cfg(feature = "header")]
-layer::handler! {
-    /// `GET /header/simple-exploded`: see [`StylesApi::header_simple_exploded`]. Authorizes and
-    /// reads the request, then calls the implementation.
-    fn handle_header_simple_exploded<A: StylesApi>() {
-        call(A::header_simple_exploded, "headerSimpleExploded", &[])
+mod operations_header {
+    use super::*;
+
+    layer::handler! {
+        /// `GET /header/simple`: see [`StylesApi::header_simple`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_header_simple<A: StylesApi>() {
+            call(A::header_simple, "headerSimple", &[])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /header/simple-exploded`: see [`StylesApi::header_simple_exploded`]. Authorizes and
+        /// reads the request, then calls the implementation.
+        pub(super) fn handle_header_simple_exploded<A: StylesApi>() {
+            call(A::header_simple_exploded, "headerSimpleExploded", &[])
+        }
     }
 }
 
 #[cfg(feature = "cookie")]
-layer::handler! {
-    /// `GET /cookie/form`: see [`StylesApi::cookie_form`]. Authorizes and reads the request, then
-    /// calls the implementation.
-    fn handle_cookie_form<A: StylesApi>() {
-        call(A::cookie_form, "cookieForm", &[])
-    }
-}
+use operations_cookie::*;
 
 #[cfg(feature = "cookie")]
-layer::handler! {
-    /// `GET /cookie/form-exploded`: see [`StylesApi::cookie_form_exploded`]. Authorizes and reads
-    /// the request, then calls the implementation.
-    fn handle_cookie_form_exploded<A: StylesApi>() {
-        call(A::cookie_form_exploded, "cookieFormExploded", &[])
+mod operations_cookie {
+    use super::*;
+
+    layer::handler! {
+        /// `GET /cookie/form`: see [`StylesApi::cookie_form`]. Authorizes and reads the request,
+        /// then calls the implementation.
+        pub(super) fn handle_cookie_form<A: StylesApi>() {
+            call(A::cookie_form, "cookieForm", &[])
+        }
+    }
+
+    layer::handler! {
+        /// `GET /cookie/form-exploded`: see [`StylesApi::cookie_form_exploded`]. Authorizes and
+        /// reads the request, then calls the implementation.
+        pub(super) fn handle_cookie_form_exploded<A: StylesApi>() {
+            call(A::cookie_form_exploded, "cookieFormExploded", &[])
+        }
     }
 }

@@ -258,7 +258,7 @@ impl Client {
         id: &str,
         since: &str,
     ) -> Result<ResponseValue<types::Event>, Error<GetEventError>> {
-        self.get_event_with(id, since, GetEventOptions::default()).await
+        self.get_event_with(id, since, Default::default()).await
     }
 
     /// [`get_event`](Self::get_event) with the optional parameters in `options`.
