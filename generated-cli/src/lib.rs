@@ -13,7 +13,11 @@
 
 pub use apigen_cli_runtime as support;
 use std::process::ExitCode;
-use clap::{Arg, ArgMatches, Command};
+
+/// How the command line ends: its exit status (`Err`: an early exit, its message
+/// printed).
+type Outcome = Result<ExitCode, ExitCode>;
+use clap::{ArgMatches, Command};
 use petstore_client::client::*;
 use petstore_client::{Client, Error, RequestOptions, ResponseValue};
 use petstore_client::runtime::progress::Direction;
@@ -38,19 +42,22 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
-    let subcommands: &[fn() -> Command] = &[
-        #[cfg(feature = "pets")]
-        list_pets_command,
-        #[cfg(feature = "pets")]
-        create_pet_command,
-        #[cfg(feature = "pets")]
-        get_pet_command,
-        #[cfg(feature = "store")]
-        list_orders_command,
-    ];
     support::global_args(cmd, &["production", "staging"])
-        .subcommands(subcommands.iter().map(|build| build()))
+        .subcommands(support::commands::commands(COMMANDS, ENABLED))
 }
+
+/// Each subcommand's name, help and flags: data the runtime builds the command
+/// line from (`commands.json`, beside this file).
+const COMMANDS: &str = include_str!("commands.json");
+
+/// The cargo features this build has on: the commands of their operations are
+/// offered.
+const ENABLED: &[&str] = &[
+    #[cfg(feature = "pets")]
+    "pets",
+    #[cfg(feature = "store")]
+    "store",
+];
 
 /// What every subcommand's call needs: the client, the runtime that drives it, and the
 /// flags that shape the output.
@@ -65,9 +72,16 @@ struct Call {
     output: support::Output,
 }
 
+impl Call {
+    /// Drives the client's call to its end on this command line's runtime.
+    fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
+        self.runtime.block_on(call)
+    }
+}
+
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
 /// early exit whose message is printed.
-fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+fn run(m: &ArgMatches) -> Outcome {
     let json = m.get_flag("json");
     let output = support::Output::from_matches(m);
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
@@ -154,170 +168,92 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
 }
 
-/// `list-pets`: its flags and help.
 #[cfg(feature = "pets")]
-fn list_pets_command() -> Command {
-    Command::new("list-pets")
-        .about("List animals")
-        .long_about(
-            "List animals\n\nReturns the animals in stock, optionally only those with a given status, at most `limit` of them. The result is described by the interface as a paginated list, but how to request further pages is not shown; our decision is that the first `limit` matching animals are returned, with no cursor, offset or total count.\n\n`GET /pets` (operation `listPets`).",
-        )
-        .arg(
-            Arg::new("limit")
-                .long("limit")
-                .value_name("INTEGER")
-                .required(false)
-                .help("Maximum number of animals returned (1 to 100, default 20)."),
-        )
-        .arg(
-            Arg::new("status")
-                .long("status")
-                .value_name("VALUE")
-                .required(false)
-                .help("Returns only animals with this status."),
-        )
-}
+use operations_pets::*;
 
-/// `list-pets`: calls `listPets`.
 #[cfg(feature = "pets")]
-fn list_pets(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("PETSTORE_API_KEY is not set; set it to your API key"),
-        );
+mod operations_pets {
+    use super::*;
+
+    /// `list-pets`: calls `listPets`.
+    pub(super) fn list_pets(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("PETSTORE_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let options = ListPetsOptions::default()
+            .with_limit(support::optional::<i32>(m, "limit")?)
+            .with_status(support::optional::<types::PetStatus>(m, "status")?);
+        let result = call.block_on(call.client.list_pets_with(options));
+        Ok(finish(call, ("listPets", false), result))
     }
-    let options = ListPetsOptions::default()
-        .with_limit(support::optional::<i32>(m, "limit")?)
-        .with_status(support::optional::<types::PetStatus>(m, "status")?);
-    let result = call.runtime.block_on(call.client.list_pets_with(options));
-    Ok(finish(&call.client, ("listPets", false), result, call.json, call.output))
-}
 
-/// `create-pet`: its flags and help.
-#[cfg(feature = "pets")]
-fn create_pet_command() -> Command {
-    support::body_args(
-            Command::new("create-pet")
-                .about("Add an animal")
-                .long_about(
-                    "Add an animal\n\nAdds an animal to the stock. `name` and `categoryId` are required; `status` is optional and has no default. The service assigns the animal's `id` and returns the created animal.\n\n`POST /pets` (operation `createPet`).",
-                ),
-        )
-        .arg(
-            Arg::new("name")
-                .long("name")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `name`: The animal's name."),
-        )
-        .arg(
-            Arg::new("category-id")
-                .long("category-id")
-                .value_name("INTEGER")
-                .help_heading(support::BODY)
-                .help(
-                    "Body property `categoryId`: Identifier of the category the animal belongs to. The Category resource itself is not shown by the interface.",
-                ),
-        )
-        .arg(
-            Arg::new("status")
-                .long("status")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help(
-                    "Body property `status`: Availability of an animal. `available`: the animal is available. `pending`: the animal is in the pending state. `sold`: the animal is sold. Transitions between states are not shown by the interface; the status can be supplied when an animal is added, and no operation changes the status of an existing animal.",
-                ),
-        )
-}
-
-/// `create-pet`: calls `createPet`.
-#[cfg(feature = "pets")]
-fn create_pet(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("PETSTORE_API_KEY is not set; set it to your API key"),
-        );
+    /// `create-pet`: calls `createPet`.
+    pub(super) fn create_pet(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("PETSTORE_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let body: Option<types::NewPet> = support::body(
+            m,
+            &[("name", "name"), ("category-id", "categoryId"), ("status", "status")],
+        )?;
+        let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+        let result = call.block_on(call.client.create_pet(&body));
+        Ok(finish(call, ("createPet", false), result))
     }
-    let body: Option<types::NewPet> = support::body(
-        m,
-        &[("name", "name"), ("category-id", "categoryId"), ("status", "status")],
-    )?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.create_pet(&body));
-    Ok(finish(&call.client, ("createPet", false), result, call.json, call.output))
-}
 
-/// `get-pet`: its flags and help.
-#[cfg(feature = "pets")]
-fn get_pet_command() -> Command {
-    Command::new("get-pet")
-        .about("Get an animal (deprecated)")
-        .long_about(
-            "Get an animal (deprecated)\n\nReturns one animal by its identifier. Deprecated: this operation is scheduled for removal on 5 December 2030; use `GET /pets` (`listPets`) with the `status` filter instead. The interface does not say when the deprecation began; we record 2026-11-22, the date this description was written. Every response carries the `Deprecation`, `Sunset` and `Link` headers.\n\n`GET /pets/{petId}` (operation `getPet`).",
-        )
-        .arg(
-            Arg::new("pet-id")
-                .long("pet-id")
-                .value_name("INTEGER")
-                .required(true)
-                .help("The identifier of the animal."),
-        )
-}
-
-/// `get-pet`: calls `getPet`.
-#[cfg(feature = "pets")]
-#[allow(deprecated)]
-fn get_pet(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("PETSTORE_API_KEY is not set; set it to your API key"),
+    /// `get-pet`: calls `getPet`.
+    #[allow(deprecated)]
+    pub(super) fn get_pet(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("PETSTORE_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let pet_id: i64 = support::required(m, "pet-id")?;
+        eprintln!(
+            "warning: `getPet` is deprecated: Removed on 2030-12-05; use GET /pets with the status filter instead."
         );
+        let result = call.block_on(call.client.get_pet(pet_id));
+        Ok(finish(call, ("getPet", true), result))
     }
-    let pet_id: i64 = support::required(m, "pet-id")?;
-    eprintln!(
-        "warning: `getPet` is deprecated: Removed on 2030-12-05; use GET /pets with the status filter instead."
-    );
-    let result = call.runtime.block_on(call.client.get_pet(pet_id));
-    Ok(finish(&call.client, ("getPet", true), result, call.json, call.output))
 }
 
-/// `list-orders`: its flags and help.
 #[cfg(feature = "store")]
-fn list_orders_command() -> Command {
-    Command::new("list-orders")
-        .about("List orders")
-        .long_about(
-            "List orders\n\nLists the store's orders. The interface does not show this operation's request or response shapes. Our decision: the operation takes no parameters and answers a JSON array of free-form JSON objects.\n\n`GET /store/orders` (operation `listOrders`).",
-        )
-}
+use operations_store::*;
 
-/// `list-orders`: calls `listOrders`.
 #[cfg(feature = "store")]
-fn list_orders(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("PETSTORE_API_KEY is not set; set it to your API key"),
-        );
+mod operations_store {
+    use super::*;
+
+    /// `list-orders`: calls `listOrders`.
+    pub(super) fn list_orders(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("PETSTORE_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.list_orders());
+        Ok(finish(call, ("listOrders", false), result))
     }
-    let result = call.runtime.block_on(call.client.list_orders());
-    Ok(finish(&call.client, ("listOrders", false), result, call.json, call.output))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.
 fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-    client: &Client,
+    call: &Call,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
-    json: bool,
-    output: support::Output,
 ) -> ExitCode {
-    report(client, operation, result, output, |value| support::print_value(value, json))
+    report(
+        &call.client,
+        operation,
+        result,
+        call.output,
+        |value| support::print_value(value, call.json),
+    )
 }
 
 /// `operation`: its id, and whether the document deprecates it (then the warning was

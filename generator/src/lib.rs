@@ -440,6 +440,14 @@ fn emit_all(
     if crates.server_and_client {
         server_and_client_files(api, o, &header, files)?;
     }
+    if let (Some(_), Some(cli)) = (crates.cli, &cli)
+        && !cli.commands.is_empty()
+    {
+        files.insert(
+            "cli/src/commands.json".to_string(),
+            emit::cli::commands_json(api, cli),
+        );
+    }
     if let (Some(_), Some(cli)) = (crates.cli, &cli) {
         files.insert(
             "cli/README.md".to_string(),

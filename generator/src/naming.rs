@@ -262,13 +262,6 @@ fn keyword_safe(s: String) -> String {
     }
 }
 
-/// The CLI library's function that builds the clap `Command` of the subcommand whose runner
-/// is `function` (`list_pets` → `list_pets_command`; `self_` → `self_command`: `self__command`
-/// is not snake case).
-pub fn cli_builder(function: &str) -> String {
-    format!("{}_command", bare(function).trim_end_matches('_'))
-}
-
 /// The name without a raw-identifier prefix, for building derived names from it.
 pub fn bare(ident: &str) -> &str {
     ident.strip_prefix("r#").unwrap_or(ident)

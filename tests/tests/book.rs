@@ -2,7 +2,9 @@
 //! - every Rust block of the book is an `{{#include …}}` of a file the workspace compiles, and
 //!   the anchor it names is in that file, so no example in the book can drift from the code;
 //! - every relative link in the book, README.md and docs/ leads to a file that exists, and a
-//!   `#fragment` into a Markdown file to one of its headings (GitHub's and mdBook's slugs).
+//!   `#fragment` into a Markdown file to one of its headings (GitHub's and mdBook's slugs);
+//! - every excerpt of generated code in README.md (`// FROM: file` in a Rust block) is that
+//!   file's lines, in order and together, doc comments and indentation aside.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -310,6 +312,56 @@ fn include_problem(dir: &Path, directive: &str, place: &str) -> Option<String> {
         .lines()
         .any(|l| l.trim() == format!("// ANCHOR_END: {anchor}"));
     (!starts || !ends).then(|| format!("{place}: {path} has no anchor `{anchor}`"))
+}
+
+/// A file's lines as an excerpt is compared with them: trimmed, without doc comments or blank
+/// lines.
+fn code_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("///") && !l.starts_with("//!"))
+        .collect()
+}
+
+#[test]
+fn the_readmes_excerpts_of_generated_code_are_the_files_lines() {
+    let readme = read(&root().join("README.md"));
+    let mut excerpts: Vec<(String, Vec<String>)> = Vec::new();
+    let mut in_rust = false;
+    for line in readme.lines() {
+        if line.starts_with("```") {
+            in_rust = line == "```rust";
+            continue;
+        }
+        if !in_rust {
+            continue;
+        }
+        if let Some(file) = line.strip_prefix("// FROM: ") {
+            excerpts.push((file.to_string(), Vec::new()));
+        } else if let Some((_, lines)) = excerpts.last_mut() {
+            lines.push(line.to_string());
+        }
+    }
+    assert!(
+        !excerpts.is_empty(),
+        "README.md has no `// FROM:` excerpt; this test then checks nothing"
+    );
+    for (file, lines) in &excerpts {
+        let text = read(&root().join(file));
+        let whole = code_lines(&text);
+        let excerpt: Vec<&str> = lines
+            .iter()
+            .map(|l| l.trim())
+            .filter(|l| !l.is_empty())
+            .collect();
+        assert!(
+            whole
+                .windows(excerpt.len())
+                .any(|w| w == excerpt.as_slice()),
+            "README.md's excerpt of {file} is not its lines (regenerated code changed?):\n{}",
+            excerpt.join("\n")
+        );
+    }
 }
 
 #[test]

@@ -11,23 +11,21 @@ use crate::ir::{
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// The function that builds the clap `Command` of one subcommand.
-fn subcommand(cmd: &CliCommand, api: &Api) -> TokenStream {
-    let builder = ident(&cmd.builder);
-    let docs = super::doc(&[format!("`{}`: its flags and help.", cmd.name)]);
-    let command = subcommand_chain(cmd, api);
-    quote! {
-        #docs
-        fn #builder() -> Command {
-            #command
-        }
-    }
+/// `commands.json`: each subcommand's declaration, which the runtime builds its clap `Command`
+/// from (`support::commands::commands`): name, aliases, help, the parameters' flags, `--output`
+/// for an answer that is bytes, and the body's flags. Data, not a builder chain per command:
+/// the help a document writes is most of it.
+pub fn commands_json(api: &Api, cli: &Cli) -> String {
+    let list: Vec<serde_json::Value> = cli.commands.iter().map(|c| declaration(c, api)).collect();
+    let mut text = serde_json::to_string_pretty(&list).unwrap_or_else(|_| "[]".into());
+    text.push('\n');
+    text
 }
 
-/// The builder chain of [`subcommand`].
-fn subcommand_chain(cmd: &CliCommand, api: &Api) -> TokenStream {
+/// One subcommand's entry of [`commands_json`].
+fn declaration(cmd: &CliCommand, api: &Api) -> serde_json::Value {
+    use serde_json::{Map, Value, json};
     let op = &api.operations[cmd.operation];
-    let name = &cmd.name;
     let about = op
         .summary
         .clone()
@@ -41,63 +39,74 @@ fn subcommand_chain(cmd: &CliCommand, api: &Api) -> TokenStream {
         op.path,
         op.id
     );
-    let arg = |f: &CliFlag| {
-        let (flag, help, value) = (&f.name, &f.help, f.value_name);
-        match f.target {
-            FlagTarget::Param(p) => {
-                let required = op.params[p].required;
-                quote!(.arg(Arg::new(#flag).long(#flag).value_name(#value).required(#required).help(#help)))
-            }
-            FlagTarget::Property { .. } => {
-                quote!(.arg(Arg::new(#flag).long(#flag).value_name(#value).help_heading(support::BODY).help(#help)))
-            }
+    let flag = |f: &CliFlag| {
+        let mut entry = Map::new();
+        entry.insert("flag".into(), json!(f.name));
+        entry.insert("value".into(), json!(f.value_name));
+        if let FlagTarget::Param(p) = f.target
+            && op.params[p].required
+        {
+            entry.insert("required".into(), json!(true));
         }
+        entry.insert("help".into(), json!(f.help));
+        Value::Object(entry)
     };
-    let params = cmd
+    let (params, properties): (Vec<&CliFlag>, Vec<&CliFlag>) = cmd
         .flags
         .iter()
-        .filter(|f| matches!(f.target, FlagTarget::Param(_)))
-        .map(arg);
-    let properties = cmd
-        .flags
-        .iter()
-        .filter(|f| matches!(f.target, FlagTarget::Property { .. }))
-        .map(arg);
-    let aliases = cmd.aliases.iter().map(|a| quote!(.alias(#a)));
-    let mut command =
-        quote!(Command::new(#name) #(#aliases)* .about(#about).long_about(#long) #(#params)*);
-    if cmd.binary.is_some() {
-        command = quote!(support::output_arg(#command));
+        .partition(|f| matches!(f.target, FlagTarget::Param(_)));
+    let mut entry = Map::new();
+    entry.insert("name".into(), json!(cmd.name));
+    if let Some(features) = api
+        .features
+        .of_operation(cmd.operation)
+        .filter(|f| !f.is_empty())
+    {
+        entry.insert("features".into(), json!(features));
     }
-    match &cmd.body {
-        // Also offered as multipart: `--field`/`--file` beside the JSON flags.
-        Some(CliBody::Json) if cmd.multipart.is_some() => {
-            let Some(CliBody::Multipart { example, .. }) = &cmd.multipart else {
-                unreachable!("a command's multipart twin is a multipart body")
-            };
-            quote!(support::upload::multipart_args(support::body_args(#command) #(#properties)*, #example))
+    if !cmd.aliases.is_empty() {
+        entry.insert("aliases".into(), json!(cmd.aliases));
+    }
+    entry.insert("about".into(), json!(about));
+    entry.insert("long_about".into(), json!(long));
+    if !params.is_empty() {
+        let args: Vec<Value> = params.into_iter().map(flag).collect();
+        entry.insert("args".into(), Value::Array(args));
+    }
+    if cmd.binary.is_some() {
+        entry.insert("output".into(), json!(true));
+    }
+    let body = match &cmd.body {
+        Some(CliBody::Json) => {
+            let mut json_body = Map::new();
+            let properties: Vec<Value> = properties.into_iter().map(flag).collect();
+            json_body.insert("properties".into(), Value::Array(properties));
+            // Also offered as multipart: `--field`/`--file` beside the JSON flags.
+            if let Some(CliBody::Multipart { example, .. }) = &cmd.multipart {
+                json_body.insert("multipart_example".into(), json!(example));
+            }
+            Some(json!({ "json": json_body }))
         }
-        Some(CliBody::Json) => quote!(support::body_args(#command) #(#properties)*),
         Some(CliBody::Raw {
             media,
             text,
             example,
             choices,
-        }) if !choices.is_empty() => quote!(support::upload::content_type_arg(
-            support::upload::raw_body_args(#command, #media, #text, #example),
-            &[#(#choices),*]
-        )),
-        Some(CliBody::Raw {
-            media,
-            text,
-            example,
-            ..
-        }) => quote!(support::upload::raw_body_args(#command, #media, #text, #example)),
+        }) => Some(json!({ "raw": {
+            "media": media,
+            "text": text,
+            "example": example,
+            "choices": choices,
+        }})),
         Some(CliBody::Multipart { example, .. }) => {
-            quote!(support::upload::multipart_args(#command, #example))
+            Some(json!({ "multipart": { "example": example } }))
         }
-        None => command,
+        None => None,
+    };
+    if let Some(body) = body {
+        entry.insert("body".into(), body);
     }
+    Value::Object(entry)
 }
 
 /// Reads the request body the subcommand's flags give (`let body = …;`) and the argument
@@ -125,9 +134,9 @@ fn body_part(
             quote!(support::upload::raw_body(m)?)
         };
         let missing = if *text {
-            "this command needs a request body: --body TEXT or --body-file PATH (`-`: standard input)"
+            quote!(support::NEEDS_TEXT_BODY)
         } else {
-            "this command needs a request body: --body-file PATH (`-`: standard input)"
+            quote!(support::NEEDS_FILE_BODY)
         };
         let read = quote! {
             let media = support::upload::body_media(m, &[#(#choices),*])?;
@@ -140,9 +149,7 @@ fn body_part(
             (
                 quote! {
                     #read
-                    let Some(body) = body else {
-                        return Err(support::usage(#missing));
-                    };
+                    let body = support::needed(body, #missing)?;
                 },
                 quote!(body,),
             )
@@ -158,17 +165,17 @@ fn body_part(
             };
             (
                 quote!(let body: Option<#t> = support::body(m, &[#(#properties)*])?;),
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
+                quote!(support::NEEDS_JSON_BODY),
             )
         }
         CliBody::Raw { text: true, .. } => (
             quote!(let body = support::upload::text_body(m)?;),
-            "this command needs a request body: --body TEXT or --body-file PATH (`-`: standard input)",
+            quote!(support::NEEDS_TEXT_BODY),
         ),
         // The client takes `bytes::Bytes`, which the call's argument decides.
         CliBody::Raw { text: false, .. } => (
             quote!(let body = support::upload::raw_body(m)?.map(Into::into);),
-            "this command needs a request body: --body-file PATH (`-`: standard input)",
+            quote!(support::NEEDS_FILE_BODY),
         ),
         CliBody::Multipart { parts, .. } => {
             let specs = part_specs(parts);
@@ -179,7 +186,7 @@ fn body_part(
                         None => None,
                     };
                 },
-                "this command needs its form: --field NAME=VALUE and --file NAME=PATH",
+                quote!(support::NEEDS_FORM),
             )
         }
     };
@@ -187,9 +194,7 @@ fn body_part(
         (
             quote! {
                 #read
-                let Some(body) = body else {
-                    return Err(support::usage(#missing));
-                };
+                let body = support::needed(body, #missing)?;
             },
             quote!(&body,),
         )
@@ -247,7 +252,7 @@ fn form_fn(cli: &Cli, krate: &proc_macro2::Ident) -> Option<TokenStream> {
 
 /// The function that runs one subcommand: reads its flags, calls the operation, prints the
 /// answer.
-fn runner(cmd: &CliCommand, api: &Api) -> TokenStream {
+fn runner(cmd: &CliCommand, api: &Api, vis: Option<TokenStream>) -> TokenStream {
     let op = &api.operations[cmd.operation];
     let function = ident(&cmd.function);
     let options_ty = client::options_ident(op);
@@ -299,15 +304,14 @@ fn runner(cmd: &CliCommand, api: &Api) -> TokenStream {
     let documented = op.deprecated.is_some();
     let finish = match &cmd.binary {
         Some(media) => quote! {
-            finish_bytes(&call.client, (#id, #documented), result, (m.get_one::<String>("output"), #media), call.output)
+            finish_bytes(call, (#id, #documented), result, (m.get_one::<String>("output"), #media))
         },
         None if op.success_enum => {
-            quote!(finish_debug(&call.client, (#id, #documented), result, call.json, call.output))
+            quote!(finish_debug(call, (#id, #documented), result))
         }
-        None => quote!(finish(&call.client, (#id, #documented), result, call.json, call.output)),
+        None => quote!(finish(call, (#id, #documented), result)),
     };
-    let send_typed =
-        quote!(call.runtime.block_on(call.client.#method(#(#args)* #body_arg #options_arg)));
+    let send_typed = quote!(call.block_on(call.client.#method(#(#args)* #body_arg #options_arg)));
     // A body also offered as multipart: the form when `--field` or `--file` is given, through
     // the client's multipart method (the same answer types); JSON otherwise.
     let send = match (&cmd.multipart, &op.multipart_twin) {
@@ -330,7 +334,7 @@ fn runner(cmd: &CliCommand, api: &Api) -> TokenStream {
                 let result = match support::upload::multipart_instead(m, &[#specs], &[#(#json_flags),*])? {
                     Some(parts) => {
                         let form = form(parts)?;
-                        call.runtime.block_on(call.client.#twin(#(#args)* #form_arg #options_arg))
+                        call.block_on(call.client.#twin(#(#args)* #form_arg #options_arg))
                     }
                     None => {
                         #body_read
@@ -365,7 +369,7 @@ fn runner(cmd: &CliCommand, api: &Api) -> TokenStream {
     quote! {
         #docs
         #allow
-        fn #function(call: &Call, #m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+        #vis fn #function(call: &Call, #m: &ArgMatches) -> Outcome {
             #body
         }
     }
@@ -394,37 +398,40 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
         .iter()
         .map(|c| &api.operations[c.operation])
         .collect();
-    let subcommands: Vec<TokenStream> = cli.commands.iter().map(|c| subcommand(c, api)).collect();
-    let runners: Vec<TokenStream> = cli.commands.iter().map(|c| runner(c, api)).collect();
+    let gate = |c: &crate::ir::CliCommand| api.features.of_operation(c.operation);
+    // A command's runner compiles under the client's features of the operation's tags: a
+    // tag's runners in one module under its feature (see `gates::modules`).
+    let gated = |c: &crate::ir::CliCommand| gate(c).is_some_and(|f| !f.is_empty());
+    let runners: Vec<TokenStream> = cli
+        .commands
+        .iter()
+        .map(|c| runner(c, api, gated(c).then(|| quote!(pub(super)))))
+        .collect();
     let runners_text = quote!(#(#runners)*).to_string();
-    // `types` only when some subcommand names one of the document's types; `Arg` only when
-    // one takes a flag (a document whose operations take nothing leaves no unused name).
+    // `types` only when some subcommand names one of the document's types.
     let types_use = runners_text
         .contains("types ::")
         .then(|| quote!(use #krate::types;));
     let upload_use = runners_text
         .contains("Upload ::")
         .then(|| quote!(use #krate::runtime::request::Upload;));
-    let arg_use = quote!(#(#subcommands)*)
-        .to_string()
-        .contains("Arg ::")
-        .then(|| quote!(Arg,));
-    // Each subcommand's builder beside its runner, so that one operation reads in one place;
-    // both compile under the client's features of the operation's tags.
-    let gate = |c: &crate::ir::CliCommand| api.features.of_operation(c.operation);
-    let commands: Vec<TokenStream> = subcommands
+    let commands = super::gates::modules(
+        super::gates::grouped(
+            cli.commands
+                .iter()
+                .zip(runners)
+                .map(|(c, runner)| (gate(c), runner)),
+        ),
+        quote!(),
+    );
+    // The features this build has on, which the runtime offers the declared commands of.
+    let enabled: Vec<TokenStream> = api
+        .features
+        .features
         .iter()
-        .zip(&runners)
-        .zip(&cli.commands)
-        .map(|((builder, runner), c)| super::gates::items(quote!(#builder #runner), gate(c)))
-        .collect();
-    let builders: Vec<TokenStream> = cli
-        .commands
-        .iter()
-        .map(|c| {
-            let builder = ident(&c.builder);
-            let cfg = super::gates::cfg(gate(c));
-            quote!(#cfg #builder,)
+        .map(|f| {
+            let name = &f.name;
+            quote!(#[cfg(feature = #name)] #name,)
         })
         .collect();
     let arms: Vec<TokenStream> = cli
@@ -476,7 +483,7 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
     let (run, report) = if no_commands {
         let run = quote! {
             /// The document has no operation: there is no subcommand to run.
-            fn run(_: &ArgMatches) -> Result<ExitCode, ExitCode> {
+            fn run(_: &ArgMatches) -> Outcome {
                 Err(support::usage("the document has no operation to call"))
             }
         };
@@ -496,12 +503,21 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
         quote!(support::global_args(cmd, &[#(#servers),*]))
     } else {
         quote! {
-            // Each subcommand is built by its own function, one at a time: one chain of
-            // hundreds would need a stack frame too large for a debug build's main thread.
-            let subcommands: &[fn() -> Command] = &[#(#builders)*];
-            support::global_args(cmd, &[#(#servers),*]).subcommands(subcommands.iter().map(|build| build()))
+            support::global_args(cmd, &[#(#servers),*])
+                .subcommands(support::commands::commands(COMMANDS, ENABLED))
         }
     };
+    let declarations = (!no_commands).then(|| {
+        quote! {
+            /// Each subcommand's name, help and flags: data the runtime builds the command
+            /// line from (`commands.json`, beside this file).
+            const COMMANDS: &str = include_str!("commands.json");
+
+            /// The cargo features this build has on: the commands of their operations are
+            /// offered.
+            const ENABLED: &[&str] = &[#(#enabled)*];
+        }
+    });
     let client_use = (!no_commands).then(|| {
         quote! {
             use #krate::{Client, Error, RequestOptions, ResponseValue};
@@ -534,7 +550,11 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
 
         use std::process::ExitCode;
 
-        use clap::{#arg_use ArgMatches, Command};
+        /// How the command line ends: its exit status (`Err`: an early exit, its message
+        /// printed).
+        type Outcome = Result<ExitCode, ExitCode>;
+
+        use clap::{ArgMatches, Command};
         #options_use
         #runtime_use
         #client_use
@@ -562,9 +582,11 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
             #cli_subcommands
         }
 
+        #declarations
+
         #run
 
-        #(#commands)*
+        #commands
 
         #finish
 
@@ -703,13 +725,11 @@ fn finishers(api: &Api, cli: &Cli) -> (Option<TokenStream>, Option<TokenStream>)
         quote! {
             /// Prints the answer (or the error) and the requested extras; the exit status.
             fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-                client: &Client,
+                call: &Call,
                 operation: (&str, bool),
                 result: Result<ResponseValue<T>, Error<E>>,
-                json: bool,
-                output: support::Output,
             ) -> ExitCode {
-                report(client, operation, result, output, |value| support::print_value(value, json))
+                report(&call.client, operation, result, call.output, |value| support::print_value(value, call.json))
             }
         }
     });
@@ -717,13 +737,11 @@ fn finishers(api: &Api, cli: &Cli) -> (Option<TokenStream>, Option<TokenStream>)
         quote! {
             /// As `finish`, for answers that are an enum of several success statuses.
             fn finish_debug<T: std::fmt::Debug, E: std::fmt::Debug + serde::Serialize>(
-                client: &Client,
+                call: &Call,
                 operation: (&str, bool),
                 result: Result<ResponseValue<T>, Error<E>>,
-                _json: bool,
-                output: support::Output,
             ) -> ExitCode {
-                report(client, operation, result, output, |value| println!("{value:#?}"))
+                report(&call.client, operation, result, call.output, |value| println!("{value:#?}"))
             }
         }
     });
@@ -738,14 +756,13 @@ fn finish_bytes(cli: &Cli) -> Option<TokenStream> {
             /// or standard output, never printed as JSON. `to`: the `--output` flag's value and
             /// the answer's media type.
             fn finish_bytes<T: AsRef<[u8]>, E: std::fmt::Debug + serde::Serialize>(
-                client: &Client,
+                call: &Call,
                 operation: (&str, bool),
                 result: Result<ResponseValue<T>, Error<E>>,
                 to: (Option<&String>, &str),
-                output: support::Output,
             ) -> ExitCode {
                 let mut written = Ok(());
-                let code = report(client, operation, result, output, |bytes| {
+                let code = report(&call.client, operation, result, call.output, |bytes| {
                     written = support::write_bytes(bytes.as_ref(), to.0.map(String::as_str), to.1);
                 });
                 match written {
@@ -813,9 +830,16 @@ fn run_and_report(
             output: support::Output,
         }
 
+        impl Call {
+            /// Drives the client's call to its end on this command line's runtime.
+            fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
+                self.runtime.block_on(call)
+            }
+        }
+
         /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
         /// early exit whose message is printed.
-        fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+        fn run(m: &ArgMatches) -> Outcome {
             #json_read
             let output = support::Output::from_matches(m);
             #base_url
@@ -973,6 +997,6 @@ pub fn cargo_toml(
         (", default-features = false".to_owned(), lines)
     };
     Ok(format!(
-        "{header}[package]\nname = \"{name}-cli\"\nversion = \"{version}\"\nedition = \"2024\"\n# The runtime it builds on uses let chains (stable since Rust 1.88).\nrust-version = \"1.88\"\ndescription = \"{description}\"\npublish = false\n\n[[bin]]\nname = \"{name}-cli\"\npath = \"src/main.rs\"\n\n[dependencies]\n{client_crate} = {{ path = \"{client_path}\"{client_features} }}\n{support}# The command line, without the derive macros (the parser is generated code already).\nclap = {{ version = \"4\", default-features = false, features = [\"std\", \"help\", \"usage\", \"error-context\"] }}\nserde = \"1\"\n# Fields print in the document's order, not sorted by name.\nserde_json = {{ version = \"1\", features = [\"preserve_order\"] }}\nhttp = \"1\"\n# The types of `format: uuid`, `date-time` and `date`, as the client names them.\n{formats}# One call at a time: a current-thread runtime.\ntokio = {{ version = \"1\", default-features = false, features = [\"rt\"] }}\n\n[features]\n# HTTPS through the client's rustls feature; off by default so that plain builds stay small.\nrustls = [\"{client_crate}/rustls\"]\n{tag_features}"
+        "{header}[package]\nname = \"{name}-cli\"\nversion = \"{version}\"\nedition = \"2024\"\n# The runtime it builds on uses let chains (stable since Rust 1.88).\nrust-version = \"1.88\"\ndescription = \"{description}\"\npublish = false\n\n[[bin]]\nname = \"{name}-cli\"\npath = \"src/main.rs\"\n\n[dependencies]\n{client_crate} = {{ path = \"{client_path}\"{client_features} }}\n{support}# The command line, without the derive macros (the parser is generated code already); `string`:\n# the subcommands are built from their declaration (`src/commands.json`), read at run time.\nclap = {{ version = \"4\", default-features = false, features = [\"std\", \"help\", \"usage\", \"error-context\", \"string\"] }}\nserde = \"1\"\n# Fields print in the document's order, not sorted by name.\nserde_json = {{ version = \"1\", features = [\"preserve_order\"] }}\nhttp = \"1\"\n# The types of `format: uuid`, `date-time` and `date`, as the client names them.\n{formats}# One call at a time: a current-thread runtime.\ntokio = {{ version = \"1\", default-features = false, features = [\"rt\"] }}\n\n[features]\n# HTTPS through the client's rustls feature; off by default so that plain builds stay small.\nrustls = [\"{client_crate}/rustls\"]\n{tag_features}"
     ))
 }

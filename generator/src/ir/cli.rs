@@ -49,12 +49,10 @@ pub struct CliCommand {
     /// kebab case, where the command is named after a plain name a framework's pattern holds
     /// (`create-item` for `create_item_items__post`) and no other command takes them.
     pub aliases: Vec<String>,
-    /// The library's function that runs the subcommand (`list_pets`), and the one that builds
-    /// its clap `Command` (`list_pets_command`): one pair per subcommand keeps every stack frame
-    /// small (one `run` and one builder chain for 765 operations overflowed the main thread's
-    /// stack in a debug build).
+    /// The library's function that runs the subcommand (`list_pets`): one per subcommand
+    /// keeps every stack frame small (one `run` for 765 operations overflowed the main
+    /// thread's stack in a debug build). Its clap `Command` is data (`commands.json`).
     pub function: String,
-    pub builder: String,
     pub flags: Vec<CliFlag>,
     /// A command line that runs it, for the crate's README: the required flags with the
     /// values of [`Operation::usage`], and the body (`--body '{…}'`, or the file or form its

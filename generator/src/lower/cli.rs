@@ -100,7 +100,6 @@ pub fn lower(api: &Api, name: &str) -> Cli {
                     name: command,
                     aliases: Vec::new(),
                     function: functions.claim(op.rust.clone()),
-                    builder: functions.claim(naming::cli_builder(&op.rust)),
                     flags,
                     missing_credentials: missing_credentials(op, api, &vars),
                     binary,

@@ -71,6 +71,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+pub mod commands;
 pub mod progress;
 pub mod upload;
 
@@ -328,6 +329,24 @@ pub fn optional<T: DeserializeOwned>(m: &ArgMatches, flag: &str) -> Result<Optio
 /// A required flag's value (clap has already refused a missing one).
 pub fn required<T: DeserializeOwned>(m: &ArgMatches, flag: &str) -> Result<T, Exit> {
     optional(m, flag)?.ok_or_else(|| usage(&format!("--{flag} is required")))
+}
+
+/// What a command that needs a JSON body says when none was given.
+pub const NEEDS_JSON_BODY: &str =
+    "this command needs a request body: --body, --body-file, standard input or the property flags";
+/// What a command that needs a text body says when none was given.
+pub const NEEDS_TEXT_BODY: &str =
+    "this command needs a request body: --body TEXT or --body-file PATH (`-`: standard input)";
+/// What a command that needs a body of bytes says when none was given.
+pub const NEEDS_FILE_BODY: &str =
+    "this command needs a request body: --body-file PATH (`-`: standard input)";
+/// What a command that needs a form says when none was given.
+pub const NEEDS_FORM: &str = "this command needs its form: --field NAME=VALUE and --file NAME=PATH";
+
+/// A body the command cannot go without: the value, or the usage error `message` (one of
+/// [`NEEDS_JSON_BODY`], [`NEEDS_TEXT_BODY`], [`NEEDS_FILE_BODY`], [`NEEDS_FORM`]).
+pub fn needed<T>(body: Option<T>, message: &str) -> Result<T, Exit> {
+    body.ok_or_else(|| usage(message))
 }
 
 /// The request body: `--body` or `--body-file` (or standard input, when it is not a

@@ -21,7 +21,11 @@
 
 pub use apigen_cli_runtime as support;
 use std::process::ExitCode;
-use clap::{Arg, ArgMatches, Command};
+
+/// How the command line ends: its exit status (`Err`: an early exit, its message
+/// printed).
+type Outcome = Result<ExitCode, ExitCode>;
+use clap::{ArgMatches, Command};
 use adversarial_client::client::*;
 use adversarial_client::{Client, Error, RequestOptions, ResponseValue};
 use adversarial_client::runtime::progress::Direction;
@@ -46,81 +50,28 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
-    let subcommands: &[fn() -> Command] = &[
-        #[cfg(feature = "path")]
-        path_command,
-        #[cfg(feature = "cli")]
-        cli_locals_command,
-        #[cfg(feature = "raw")]
-        raw_command,
-        #[cfg(feature = "ops")]
-        handle_error_2_command,
-        #[cfg(feature = "ops")]
-        builder_2_command,
-        #[cfg(feature = "ops")]
-        for_server_2_command,
-        #[cfg(feature = "ops")]
-        base_url_2_command,
-        #[cfg(feature = "ops")]
-        last_rate_limit_2_command,
-        #[cfg(feature = "ops")]
-        router_command,
-        #[cfg(feature = "ops")]
-        rate_limit_policy_command,
-        #[cfg(feature = "ops")]
-        serve_path_command,
-        #[cfg(feature = "ops")]
-        api_command,
-        #[cfg(feature = "ops")]
-        config_command,
-        #[cfg(feature = "ops")]
-        routes_command,
-        #[cfg(feature = "ops")]
-        type_command,
-        #[cfg(feature = "ops")]
-        self_command,
-        #[cfg(feature = "ops")]
-        super_command,
-        #[cfg(feature = "ops")]
-        result_command,
-        #[cfg(feature = "ops")]
-        get_internal_command,
-        #[cfg(feature = "ops")]
-        get_command,
-        #[cfg(feature = "ops")]
-        placeholders_command,
-        #[cfg(feature = "ops")]
-        braces_command,
-        #[cfg(feature = "ops")]
-        clone_command,
-        #[cfg(feature = "ops")]
-        _1st_command,
-        #[cfg(feature = "ops")]
-        new_command,
-        #[cfg(feature = "ops")]
-        from_text_command,
-        #[cfg(feature = "ops")]
-        into_pdf_command,
-        #[cfg(feature = "ops")]
-        as_json_command,
-        #[cfg(feature = "ops")]
-        to_csv_command,
-        #[cfg(feature = "ops")]
-        to_csv_mut_command,
-        #[cfg(feature = "ops")]
-        is_ready_command,
-        #[cfg(feature = "ops")]
-        next_command,
-        #[cfg(feature = "ops")]
-        from_str_command,
-        #[cfg(feature = "ops")]
-        default_command,
-        #[cfg(feature = "ops")]
-        from_iter_command,
-    ];
     support::global_args(cmd, &["custom2"])
-        .subcommands(subcommands.iter().map(|build| build()))
+        .subcommands(support::commands::commands(COMMANDS, ENABLED))
 }
+
+/// Each subcommand's name, help and flags: data the runtime builds the command
+/// line from (`commands.json`, beside this file).
+const COMMANDS: &str = include_str!("commands.json");
+
+/// The cargo features this build has on: the commands of their operations are
+/// offered.
+const ENABLED: &[&str] = &[
+    #[cfg(feature = "path")]
+    "path",
+    #[cfg(feature = "cli")]
+    "cli",
+    #[cfg(feature = "raw")]
+    "raw",
+    #[cfg(feature = "ops")]
+    "ops",
+    #[cfg(feature = "unused-schemas")]
+    "unused-schemas",
+];
 
 /// What every subcommand's call needs: the client, the runtime that drives it, and the
 /// flags that shape the output.
@@ -135,9 +86,16 @@ struct Call {
     output: support::Output,
 }
 
+impl Call {
+    /// Drives the client's call to its end on this command line's runtime.
+    fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
+        self.runtime.block_on(call)
+    }
+}
+
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
 /// early exit whose message is printed.
-fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+fn run(m: &ArgMatches) -> Outcome {
     let json = m.get_flag("json");
     let output = support::Output::from_matches(m);
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
@@ -290,1345 +248,540 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
 }
 
-/// `path`: its flags and help.
 #[cfg(feature = "path")]
-fn path_command() -> Command {
-    Command::new("path")
-        .about("Parameters named like the server's and the client's locals.")
-        .long_about(
-            "Parameters named like the server's and the client's locals.\n\n`GET /path/{path}/{raw}` (operation `path`).",
-        )
-        .arg(
-            Arg::new("path")
-                .long("path")
-                .value_name("TEXT")
-                .required(true)
-                .help("path parameter `path`"),
-        )
-        .arg(
-            Arg::new("raw-2")
-                .long("raw-2")
-                .value_name("INTEGER")
-                .required(true)
-                .help("path parameter `raw`"),
-        )
-        .arg(
-            Arg::new("query")
-                .long("query")
-                .value_name("TEXT")
-                .required(true)
-                .help("query parameter `query`"),
-        )
-        .arg(
-            Arg::new("errors")
-                .long("errors")
-                .value_name("INTEGER")
-                .required(false)
-                .help("query parameter `errors`"),
-        )
-        .arg(
-            Arg::new("out")
-                .long("out")
-                .value_name("TEXT")
-                .required(false)
-                .help("query parameter `out`"),
-        )
-        .arg(
-            Arg::new("body-2")
-                .long("body-2")
-                .value_name("TEXT")
-                .required(true)
-                .help("header parameter `body`"),
-        )
-        .arg(
-            Arg::new("cookie")
-                .long("cookie")
-                .value_name("TEXT")
-                .required(true)
-                .help("cookie parameter `cookie`"),
-        )
-        .arg(
-            Arg::new("cookies")
-                .long("cookies")
-                .value_name("TEXT")
-                .required(false)
-                .help("cookie parameter `cookies`"),
-        )
-}
+use operations_path::*;
 
-/// `path`: calls `path`.
 #[cfg(feature = "path")]
-fn path(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+mod operations_path {
+    use super::*;
+
+    /// `path`: calls `path`.
+    pub(super) fn path(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let path: String = support::required(m, "path")?;
+        let raw: i64 = support::required(m, "raw-2")?;
+        let query: String = support::required(m, "query")?;
+        let body_2: String = support::required(m, "body-2")?;
+        let cookie: String = support::required(m, "cookie")?;
+        let options = Path2Options::default()
+            .with_errors(support::optional::<i32>(m, "errors")?)
+            .with_out(support::optional::<String>(m, "out")?)
+            .with_cookies(support::optional::<String>(m, "cookies")?);
+        let result = call
+            .block_on(
+                call.client.path_with(&path, raw, &query, &body_2, &cookie, options),
+            );
+        Ok(finish(call, ("path", false), result))
     }
-    let path: String = support::required(m, "path")?;
-    let raw: i64 = support::required(m, "raw-2")?;
-    let query: String = support::required(m, "query")?;
-    let body_2: String = support::required(m, "body-2")?;
-    let cookie: String = support::required(m, "cookie")?;
-    let options = Path2Options::default()
-        .with_errors(support::optional::<i32>(m, "errors")?)
-        .with_out(support::optional::<String>(m, "out")?)
-        .with_cookies(support::optional::<String>(m, "cookies")?);
-    let result = call
-        .runtime
-        .block_on(call.client.path_with(&path, raw, &query, &body_2, &cookie, options));
-    Ok(finish(&call.client, ("path", false), result, call.json, call.output))
 }
 
-/// `cli-locals`: its flags and help.
 #[cfg(feature = "cli")]
-fn cli_locals_command() -> Command {
-    Command::new("cli-locals")
-        .about(
-            "Required parameters named like the command-line client's locals, and one named `version`.",
-        )
-        .long_about(
-            "Required parameters named like the command-line client's locals, and one named `version`.\n\n`GET /cli/{client}` (operation `cliLocals`).",
-        )
-        .arg(
-            Arg::new("client")
-                .long("client")
-                .value_name("TEXT")
-                .required(true)
-                .help("path parameter `client`"),
-        )
-        .arg(
-            Arg::new("m")
-                .long("m")
-                .value_name("BOOL")
-                .required(true)
-                .help("query parameter `m`"),
-        )
-        .arg(
-            Arg::new("runtime")
-                .long("runtime")
-                .value_name("TEXT")
-                .required(true)
-                .help("query parameter `runtime`"),
-        )
-        .arg(
-            Arg::new("result")
-                .long("result")
-                .value_name("TEXT")
-                .required(true)
-                .help("header parameter `result`"),
-        )
-        .arg(
-            Arg::new("verbose-2")
-                .long("verbose-2")
-                .value_name("INTEGER")
-                .required(true)
-                .help("query parameter `verbose`"),
-        )
-        .arg(
-            Arg::new("version")
-                .long("version")
-                .value_name("TEXT")
-                .required(false)
-                .help("query parameter `version`"),
-        )
-}
+use operations_cli::*;
 
-/// `cli-locals`: calls `cliLocals`.
 #[cfg(feature = "cli")]
-fn cli_locals(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+mod operations_cli {
+    use super::*;
+
+    /// `cli-locals`: calls `cliLocals`.
+    pub(super) fn cli_locals(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let client_2: String = support::required(m, "client")?;
+        let m_2: bool = support::required(m, "m")?;
+        let runtime_2: String = support::required(m, "runtime")?;
+        let result_2: String = support::required(m, "result")?;
+        let verbose_2: i64 = support::required(m, "verbose-2")?;
+        let options = CliLocalsOptions::default()
+            .with_version(support::optional::<String>(m, "version")?);
+        let result = call
+            .block_on(
+                call
+                    .client
+                    .cli_locals_with(
+                        &client_2,
+                        m_2,
+                        &runtime_2,
+                        &result_2,
+                        verbose_2,
+                        options,
+                    ),
+            );
+        Ok(finish(call, ("cliLocals", false), result))
     }
-    let client_2: String = support::required(m, "client")?;
-    let m_2: bool = support::required(m, "m")?;
-    let runtime_2: String = support::required(m, "runtime")?;
-    let result_2: String = support::required(m, "result")?;
-    let verbose_2: i64 = support::required(m, "verbose-2")?;
-    let options = CliLocalsOptions::default()
-        .with_version(support::optional::<String>(m, "version")?);
-    let result = call
-        .runtime
-        .block_on(
-            call
-                .client
-                .cli_locals_with(
-                    &client_2,
-                    m_2,
-                    &runtime_2,
-                    &result_2,
-                    verbose_2,
-                    options,
-                ),
-        );
-    Ok(finish(&call.client, ("cliLocals", false), result, call.json, call.output))
 }
 
-/// `raw`: its flags and help.
 #[cfg(feature = "raw")]
-fn raw_command() -> Command {
-    support::body_args(
-            Command::new("raw")
-                .about("More locals, and a body that takes the prelude's `Result`.")
-                .long_about(
-                    "More locals, and a body that takes the prelude's `Result`.\n\n`POST /raw/{http}` (operation `raw`).",
-                )
-                .arg(
-                    Arg::new("http")
-                        .long("http")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("path parameter `http`"),
-                )
-                .arg(
-                    Arg::new("base")
-                        .long("base")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("query parameter `base`"),
-                )
-                .arg(
-                    Arg::new("ctx")
-                        .long("ctx")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("header parameter `ctx`"),
-                )
-                .arg(
-                    Arg::new("builder")
-                        .long("builder")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("header parameter `builder`"),
-                )
-                .arg(
-                    Arg::new("options")
-                        .long("options")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `options`"),
-                )
-                .arg(
-                    Arg::new("values")
-                        .long("values")
-                        .value_name("JSON-ARRAY")
-                        .required(false)
-                        .help("query parameter `values`"),
-                )
-                .arg(
-                    Arg::new("at")
-                        .long("at")
-                        .value_name("INTEGER")
-                        .required(false)
-                        .help("query parameter `at`"),
-                )
-                .arg(
-                    Arg::new("params")
-                        .long("params")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("cookie parameter `params`"),
-                )
-                .arg(
-                    Arg::new("type")
-                        .long("type")
-                        .value_name("VALUE")
-                        .required(false)
-                        .help("query parameter `type`"),
-                )
-                .arg(
-                    Arg::new("self")
-                        .long("self")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `self`"),
-                ),
-        )
-        .arg(
-            Arg::new("type-2")
-                .long("type-2")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `type`"),
-        )
-        .arg(
-            Arg::new("self-2")
-                .long("self-2")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `self`"),
-        )
-        .arg(
-            Arg::new("self-3")
-                .long("self-3")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `Self`"),
-        )
-        .arg(
-            Arg::new("crate")
-                .long("crate")
-                .value_name("INTEGER")
-                .help_heading(support::BODY)
-                .help("Body property `crate`"),
-        )
-        .arg(
-            Arg::new("super")
-                .long("super")
-                .value_name("BOOL")
-                .help_heading(support::BODY)
-                .help("Body property `super`"),
-        )
-        .arg(
-            Arg::new("value")
-                .long("value")
-                .value_name("INTEGER")
-                .help_heading(support::BODY)
-                .help("Body property `value`"),
-        )
-        .arg(
-            Arg::new("pointer")
-                .long("pointer")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `pointer`"),
-        )
-        .arg(
-            Arg::new("out")
-                .long("out")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `out`"),
-        )
-        .arg(
-            Arg::new("at-2")
-                .long("at-2")
-                .value_name("JSON-ARRAY")
-                .help_heading(support::BODY)
-                .help("Body property `at`"),
-        )
-        .arg(
-            Arg::new("serializer")
-                .long("serializer")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `serializer`"),
-        )
-        .arg(
-            Arg::new("deserializer")
-                .long("deserializer")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `deserializer`"),
-        )
-        .arg(
-            Arg::new("r-type")
-                .long("r-type")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `r#type`"),
-        )
-        .arg(
-            Arg::new("option")
-                .long("option")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `Option`"),
-        )
-        .arg(
-            Arg::new("ok")
-                .long("ok")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help("Body property `ok`"),
-        )
-        .arg(
-            Arg::new("err")
-                .long("err")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help("Body property `err`"),
-        )
-        .arg(
-            Arg::new("some")
-                .long("some")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help("Body property `some`"),
-        )
-        .arg(
-            Arg::new("none")
-                .long("none")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help("Body property `none`: No properties at all."),
-        )
-}
+use operations_raw::*;
 
-/// `raw`: calls `raw`.
 #[cfg(feature = "raw")]
-fn raw(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+mod operations_raw {
+    use super::*;
+
+    /// `raw`: calls `raw`.
+    pub(super) fn raw(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let http: String = support::required(m, "http")?;
+        let base: String = support::required(m, "base")?;
+        let ctx: String = support::required(m, "ctx")?;
+        let options = Raw2Options::default()
+            .with_builder(support::optional::<String>(m, "builder")?)
+            .with_options(support::optional::<String>(m, "options")?)
+            .with_values(support::optional::<Vec<String>>(m, "values")?)
+            .with_at(support::optional::<i32>(m, "at")?)
+            .with_params(support::optional::<String>(m, "params")?)
+            .with_type(support::optional::<types::Kind>(m, "type")?)
+            .with_self_(support::optional::<String>(m, "self")?);
+        let body: Option<types::Result2> = support::body(
+            m,
+            &[
+                ("type-2", "type"),
+                ("self-2", "self"),
+                ("self-3", "Self"),
+                ("crate", "crate"),
+                ("super", "super"),
+                ("value", "value"),
+                ("pointer", "pointer"),
+                ("out", "out"),
+                ("at-2", "at"),
+                ("serializer", "serializer"),
+                ("deserializer", "deserializer"),
+                ("r-type", "r#type"),
+                ("option", "Option"),
+                ("ok", "ok"),
+                ("err", "err"),
+                ("some", "some"),
+                ("none", "none"),
+            ],
+        )?;
+        let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+        let result = call
+            .block_on(call.client.raw_with(&http, &base, &ctx, &body, options));
+        Ok(finish(call, ("raw", false), result))
     }
-    let http: String = support::required(m, "http")?;
-    let base: String = support::required(m, "base")?;
-    let ctx: String = support::required(m, "ctx")?;
-    let options = Raw2Options::default()
-        .with_builder(support::optional::<String>(m, "builder")?)
-        .with_options(support::optional::<String>(m, "options")?)
-        .with_values(support::optional::<Vec<String>>(m, "values")?)
-        .with_at(support::optional::<i32>(m, "at")?)
-        .with_params(support::optional::<String>(m, "params")?)
-        .with_type(support::optional::<types::Kind>(m, "type")?)
-        .with_self_(support::optional::<String>(m, "self")?);
-    let body: Option<types::Result2> = support::body(
-        m,
-        &[
-            ("type-2", "type"),
-            ("self-2", "self"),
-            ("self-3", "Self"),
-            ("crate", "crate"),
-            ("super", "super"),
-            ("value", "value"),
-            ("pointer", "pointer"),
-            ("out", "out"),
-            ("at-2", "at"),
-            ("serializer", "serializer"),
-            ("deserializer", "deserializer"),
-            ("r-type", "r#type"),
-            ("option", "Option"),
-            ("ok", "ok"),
-            ("err", "err"),
-            ("some", "some"),
-            ("none", "none"),
-        ],
-    )?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
-    };
-    let result = call
-        .runtime
-        .block_on(call.client.raw_with(&http, &base, &ctx, &body, options));
-    Ok(finish(&call.client, ("raw", false), result, call.json, call.output))
 }
 
-/// `handle-error-2`: its flags and help.
 #[cfg(feature = "ops")]
-fn handle_error_2_command() -> Command {
-    Command::new("handle-error-2")
-        .about("Takes the name of the trait's `handle_error`.")
-        .long_about(
-            "Takes the name of the trait's `handle_error`.\n\n`GET /ops/handle-error` (operation `handleError`).",
-        )
-        .arg(
-            Arg::new("api")
-                .long("api")
-                .value_name("TEXT")
-                .required(false)
-                .help("query parameter `api`"),
-        )
-        .arg(
-            Arg::new("parts")
-                .long("parts")
-                .value_name("TEXT")
-                .required(false)
-                .help("query parameter `parts`"),
-        )
-        .arg(
-            Arg::new("request")
-                .long("request")
-                .value_name("TEXT")
-                .required(false)
-                .help("query parameter `request`"),
-        )
-        .arg(
-            Arg::new("response")
-                .long("response")
-                .value_name("TEXT")
-                .required(false)
-                .help("query parameter `response`"),
-        )
-        .arg(
-            Arg::new("rt")
-                .long("rt")
-                .value_name("TEXT")
-                .required(false)
-                .help("header parameter `rt`"),
-        )
-        .arg(
-            Arg::new("scheme")
-                .long("scheme")
-                .value_name("TEXT")
-                .required(false)
-                .help("query parameter `scheme`"),
-        )
-        .arg(
-            Arg::new("serve")
-                .long("serve")
-                .value_name("TEXT")
-                .required(false)
-                .help("query parameter `serve`"),
-        )
-        .arg(
-            Arg::new("media")
-                .long("media")
-                .value_name("TEXT")
-                .required(false)
-                .help("query parameter `media`"),
-        )
-        .arg(
-            Arg::new("outcome")
-                .long("outcome")
-                .value_name("TEXT")
-                .required(false)
-                .help("query parameter `outcome`"),
-        )
-        .arg(
-            Arg::new("error")
-                .long("error")
-                .value_name("TEXT")
-                .required(false)
-                .help("query parameter `error`"),
-        )
-        .arg(
-            Arg::new("body-limit")
-                .long("body-limit")
-                .value_name("TEXT")
-                .required(false)
-                .help("query parameter `body_limit`"),
-        )
-        .arg(
-            Arg::new("value")
-                .long("value")
-                .value_name("INTEGER")
-                .required(false)
-                .help("query parameter `value`"),
-        )
-}
+use operations_ops::*;
 
-/// `handle-error-2`: calls `handleError`.
 #[cfg(feature = "ops")]
-fn handle_error_2(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+mod operations_ops {
+    use super::*;
+
+    /// `handle-error-2`: calls `handleError`.
+    pub(super) fn handle_error_2(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let options = HandleErrorOptions::default()
+            .with_api(support::optional::<String>(m, "api")?)
+            .with_parts(support::optional::<String>(m, "parts")?)
+            .with_request(support::optional::<String>(m, "request")?)
+            .with_response(support::optional::<String>(m, "response")?)
+            .with_rt(support::optional::<String>(m, "rt")?)
+            .with_scheme(support::optional::<String>(m, "scheme")?)
+            .with_serve(support::optional::<String>(m, "serve")?)
+            .with_media(support::optional::<String>(m, "media")?)
+            .with_outcome(support::optional::<String>(m, "outcome")?)
+            .with_error(support::optional::<String>(m, "error")?)
+            .with_body_limit(support::optional::<String>(m, "body-limit")?)
+            .with_value(support::optional::<i64>(m, "value")?);
+        let result = call.block_on(call.client.handle_error_2_with(options));
+        Ok(finish(call, ("handleError", false), result))
     }
-    let options = HandleErrorOptions::default()
-        .with_api(support::optional::<String>(m, "api")?)
-        .with_parts(support::optional::<String>(m, "parts")?)
-        .with_request(support::optional::<String>(m, "request")?)
-        .with_response(support::optional::<String>(m, "response")?)
-        .with_rt(support::optional::<String>(m, "rt")?)
-        .with_scheme(support::optional::<String>(m, "scheme")?)
-        .with_serve(support::optional::<String>(m, "serve")?)
-        .with_media(support::optional::<String>(m, "media")?)
-        .with_outcome(support::optional::<String>(m, "outcome")?)
-        .with_error(support::optional::<String>(m, "error")?)
-        .with_body_limit(support::optional::<String>(m, "body-limit")?)
-        .with_value(support::optional::<i64>(m, "value")?);
-    let result = call.runtime.block_on(call.client.handle_error_2_with(options));
-    Ok(finish(&call.client, ("handleError", false), result, call.json, call.output))
-}
 
-/// `builder-2`: its flags and help.
-#[cfg(feature = "ops")]
-fn builder_2_command() -> Command {
-    Command::new("builder-2")
-        .about("`GET /ops/builder`")
-        .long_about("`GET /ops/builder` (operation `builder`).")
-}
-
-/// `builder-2`: calls `builder`.
-#[cfg(feature = "ops")]
-fn builder_2(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `builder-2`: calls `builder`.
+    pub(super) fn builder_2(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.builder_2());
+        Ok(finish(call, ("builder", false), result))
     }
-    let result = call.runtime.block_on(call.client.builder_2());
-    Ok(finish(&call.client, ("builder", false), result, call.json, call.output))
-}
 
-/// `for-server-2`: its flags and help.
-#[cfg(feature = "ops")]
-fn for_server_2_command() -> Command {
-    Command::new("for-server-2")
-        .about("`GET /ops/for-server`")
-        .long_about("`GET /ops/for-server` (operation `for_server`).")
-}
-
-/// `for-server-2`: calls `for_server`.
-#[cfg(feature = "ops")]
-fn for_server_2(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `for-server-2`: calls `for_server`.
+    pub(super) fn for_server_2(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.for_server_2());
+        Ok(finish(call, ("for_server", false), result))
     }
-    let result = call.runtime.block_on(call.client.for_server_2());
-    Ok(finish(&call.client, ("for_server", false), result, call.json, call.output))
-}
 
-/// `base-url-2`: its flags and help.
-#[cfg(feature = "ops")]
-fn base_url_2_command() -> Command {
-    Command::new("base-url-2")
-        .about("`GET /ops/base-url`")
-        .long_about("`GET /ops/base-url` (operation `baseUrl`).")
-}
-
-/// `base-url-2`: calls `baseUrl`.
-#[cfg(feature = "ops")]
-fn base_url_2(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `base-url-2`: calls `baseUrl`.
+    pub(super) fn base_url_2(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.base_url_2());
+        Ok(finish(call, ("baseUrl", false), result))
     }
-    let result = call.runtime.block_on(call.client.base_url_2());
-    Ok(finish(&call.client, ("baseUrl", false), result, call.json, call.output))
-}
 
-/// `last-rate-limit-2`: its flags and help.
-#[cfg(feature = "ops")]
-fn last_rate_limit_2_command() -> Command {
-    Command::new("last-rate-limit-2")
-        .about("`GET /ops/last-rate-limit`")
-        .long_about("`GET /ops/last-rate-limit` (operation `lastRateLimit`).")
-}
-
-/// `last-rate-limit-2`: calls `lastRateLimit`.
-#[cfg(feature = "ops")]
-fn last_rate_limit_2(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `last-rate-limit-2`: calls `lastRateLimit`.
+    pub(super) fn last_rate_limit_2(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.last_rate_limit_2());
+        Ok(finish(call, ("lastRateLimit", false), result))
     }
-    let result = call.runtime.block_on(call.client.last_rate_limit_2());
-    Ok(finish(&call.client, ("lastRateLimit", false), result, call.json, call.output))
-}
 
-/// `router`: its flags and help.
-#[cfg(feature = "ops")]
-fn router_command() -> Command {
-    Command::new("router")
-        .about("`GET /ops/router`")
-        .long_about("`GET /ops/router` (operation `router`).")
-}
-
-/// `router`: calls `router`.
-#[cfg(feature = "ops")]
-fn router(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `router`: calls `router`.
+    pub(super) fn router(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.router());
+        Ok(finish(call, ("router", false), result))
     }
-    let result = call.runtime.block_on(call.client.router());
-    Ok(finish(&call.client, ("router", false), result, call.json, call.output))
-}
 
-/// `rate-limit-policy`: its flags and help.
-#[cfg(feature = "ops")]
-fn rate_limit_policy_command() -> Command {
-    Command::new("rate-limit-policy")
-        .about("`GET /ops/rate-limit-policy`")
-        .long_about("`GET /ops/rate-limit-policy` (operation `rate_limit_policy`).")
-}
-
-/// `rate-limit-policy`: calls `rate_limit_policy`.
-#[cfg(feature = "ops")]
-fn rate_limit_policy(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `rate-limit-policy`: calls `rate_limit_policy`.
+    pub(super) fn rate_limit_policy(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.rate_limit_policy());
+        Ok(finish(call, ("rate_limit_policy", false), result))
     }
-    let result = call.runtime.block_on(call.client.rate_limit_policy());
-    Ok(
-        finish(
-            &call.client,
-            ("rate_limit_policy", false),
-            result,
-            call.json,
-            call.output,
-        ),
-    )
-}
 
-/// `serve-path`: its flags and help.
-#[cfg(feature = "ops")]
-fn serve_path_command() -> Command {
-    Command::new("serve-path")
-        .about("`PUT /ops/serve-path`")
-        .long_about("`PUT /ops/serve-path` (operation `serve_path`).")
-}
-
-/// `serve-path`: calls `serve_path`.
-#[cfg(feature = "ops")]
-fn serve_path(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `serve-path`: calls `serve_path`.
+    pub(super) fn serve_path(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.serve_path());
+        Ok(finish(call, ("serve_path", false), result))
     }
-    let result = call.runtime.block_on(call.client.serve_path());
-    Ok(finish(&call.client, ("serve_path", false), result, call.json, call.output))
-}
 
-/// `api`: its flags and help.
-#[cfg(feature = "ops")]
-fn api_command() -> Command {
-    Command::new("api")
-        .about("`GET /ops/api`")
-        .long_about("`GET /ops/api` (operation `api`).")
-}
-
-/// `api`: calls `api`.
-#[cfg(feature = "ops")]
-fn api(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `api`: calls `api`.
+    pub(super) fn api(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.api());
+        Ok(finish(call, ("api", false), result))
     }
-    let result = call.runtime.block_on(call.client.api());
-    Ok(finish(&call.client, ("api", false), result, call.json, call.output))
-}
 
-/// `config`: its flags and help.
-#[cfg(feature = "ops")]
-fn config_command() -> Command {
-    Command::new("config")
-        .about("`GET /ops/config`")
-        .long_about("`GET /ops/config` (operation `config`).")
-}
-
-/// `config`: calls `config`.
-#[cfg(feature = "ops")]
-fn config(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `config`: calls `config`.
+    pub(super) fn config(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.config());
+        Ok(finish(call, ("config", false), result))
     }
-    let result = call.runtime.block_on(call.client.config());
-    Ok(finish(&call.client, ("config", false), result, call.json, call.output))
-}
 
-/// `routes`: its flags and help.
-#[cfg(feature = "ops")]
-fn routes_command() -> Command {
-    Command::new("routes")
-        .about("`GET /ops/routes`")
-        .long_about("`GET /ops/routes` (operation `routes`).")
-}
-
-/// `routes`: calls `routes`.
-#[cfg(feature = "ops")]
-fn routes(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `routes`: calls `routes`.
+    pub(super) fn routes(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.routes());
+        Ok(finish(call, ("routes", false), result))
     }
-    let result = call.runtime.block_on(call.client.routes());
-    Ok(finish(&call.client, ("routes", false), result, call.json, call.output))
-}
 
-/// `r-type`: its flags and help.
-#[cfg(feature = "ops")]
-fn type_command() -> Command {
-    Command::new("r-type")
-        .about("`DELETE /ops/type`")
-        .long_about("`DELETE /ops/type` (operation `type`).")
-}
-
-/// `r-type`: calls `type`.
-#[cfg(feature = "ops")]
-fn r#type(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `r-type`: calls `type`.
+    pub(super) fn r#type(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.r#type());
+        Ok(finish(call, ("type", false), result))
     }
-    let result = call.runtime.block_on(call.client.r#type());
-    Ok(finish(&call.client, ("type", false), result, call.json, call.output))
-}
 
-/// `self`: its flags and help.
-#[cfg(feature = "ops")]
-fn self_command() -> Command {
-    Command::new("self")
-        .about("`GET /ops/self`")
-        .long_about("`GET /ops/self` (operation `self`).")
-}
-
-/// `self`: calls `self`.
-#[cfg(feature = "ops")]
-fn self_(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `self`: calls `self`.
+    pub(super) fn self_(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.self_());
+        Ok(finish(call, ("self", false), result))
     }
-    let result = call.runtime.block_on(call.client.self_());
-    Ok(finish(&call.client, ("self", false), result, call.json, call.output))
-}
 
-/// `super`: its flags and help.
-#[cfg(feature = "ops")]
-fn super_command() -> Command {
-    Command::new("super")
-        .about("`GET /ops/super/{super}`")
-        .long_about("`GET /ops/super/{super}` (operation `super`).")
-        .arg(
-            Arg::new("super")
-                .long("super")
-                .value_name("VALUE")
-                .required(true)
-                .help("path parameter `super`"),
-        )
-        .arg(
-            Arg::new("crate")
-                .long("crate")
-                .value_name("TEXT")
-                .required(false)
-                .help("query parameter `crate`"),
-        )
-}
-
-/// `super`: calls `super`.
-#[cfg(feature = "ops")]
-fn super_(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `super`: calls `super`.
+    pub(super) fn super_(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let super_: types::Type = support::required(m, "super")?;
+        let options = SuperOptions::default()
+            .with_crate_(support::optional::<String>(m, "crate")?);
+        let result = call.block_on(call.client.super_with(&super_, options));
+        Ok(finish(call, ("super", false), result))
     }
-    let super_: types::Type = support::required(m, "super")?;
-    let options = SuperOptions::default()
-        .with_crate_(support::optional::<String>(m, "crate")?);
-    let result = call.runtime.block_on(call.client.super_with(&super_, options));
-    Ok(finish(&call.client, ("super", false), result, call.json, call.output))
-}
 
-/// `result`: its flags and help.
-#[cfg(feature = "ops")]
-fn result_command() -> Command {
-    Command::new("result")
-        .about("An operation named like the prelude's `Result`.")
-        .long_about(
-            "An operation named like the prelude's `Result`.\n\n`GET /ops/kinds` (operation `Result`).",
-        )
-        .arg(
-            Arg::new("ok")
-                .long("ok")
-                .value_name("TEXT")
-                .required(false)
-                .help("query parameter `Ok`"),
-        )
-        .arg(
-            Arg::new("err")
-                .long("err")
-                .value_name("TEXT")
-                .required(false)
-                .help("query parameter `Err`"),
-        )
-        .arg(
-            Arg::new("some")
-                .long("some")
-                .value_name("TEXT")
-                .required(false)
-                .help("query parameter `Some`"),
-        )
-        .arg(
-            Arg::new("none")
-                .long("none")
-                .value_name("TEXT")
-                .required(false)
-                .help("query parameter `None`"),
-        )
-}
-
-/// `result`: calls `Result`.
-#[cfg(feature = "ops")]
-fn result(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `result`: calls `Result`.
+    pub(super) fn result(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let options = ResultOptions::default()
+            .with_ok(support::optional::<String>(m, "ok")?)
+            .with_err(support::optional::<String>(m, "err")?)
+            .with_some(support::optional::<String>(m, "some")?)
+            .with_none(support::optional::<String>(m, "none")?);
+        let result = call.block_on(call.client.result_with(options));
+        Ok(finish(call, ("Result", false), result))
     }
-    let options = ResultOptions::default()
-        .with_ok(support::optional::<String>(m, "ok")?)
-        .with_err(support::optional::<String>(m, "err")?)
-        .with_some(support::optional::<String>(m, "some")?)
-        .with_none(support::optional::<String>(m, "none")?);
-    let result = call.runtime.block_on(call.client.result_with(options));
-    Ok(finish(&call.client, ("Result", false), result, call.json, call.output))
-}
 
-/// `get-internal`: its flags and help.
-#[cfg(feature = "ops")]
-fn get_internal_command() -> Command {
-    Command::new("get-internal")
-        .about("Its 5XX answer's headers spell `GetInternalServerErrorHeaders` too.")
-        .long_about(
-            "Its 5XX answer's headers spell `GetInternalServerErrorHeaders` too.\n\n`GET /ops/headers/internal` (operation `getInternal`).",
-        )
-}
-
-/// `get-internal`: calls `getInternal`.
-#[cfg(feature = "ops")]
-fn get_internal(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `get-internal`: calls `getInternal`.
+    pub(super) fn get_internal(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.get_internal());
+        Ok(finish(call, ("getInternal", false), result))
     }
-    let result = call.runtime.block_on(call.client.get_internal());
-    Ok(finish(&call.client, ("getInternal", false), result, call.json, call.output))
-}
 
-/// `get`: its flags and help.
-#[cfg(feature = "ops")]
-fn get_command() -> Command {
-    Command::new("get")
-        .about("Its 500 answer's headers are `GetInternalServerErrorHeaders`.")
-        .long_about(
-            "Its 500 answer's headers are `GetInternalServerErrorHeaders`.\n\n`GET /ops/headers` (operation `get`).",
-        )
-}
-
-/// `get`: calls `get`.
-#[cfg(feature = "ops")]
-fn get(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `get`: calls `get`.
+    pub(super) fn get(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.get());
+        Ok(finish(call, ("get", false), result))
     }
-    let result = call.runtime.block_on(call.client.get());
-    Ok(finish(&call.client, ("get", false), result, call.json, call.output))
-}
 
-/// `placeholders`: its flags and help.
-#[cfg(feature = "ops")]
-fn placeholders_command() -> Command {
-    support::body_args(
-            Command::new("placeholders")
-                .about(
-                    "Names clippy flags by default (`foo`, `baz`, `quux`), a body read the same way under two media types, and `default` as the only answer.",
-                )
-                .long_about(
-                    "Names clippy flags by default (`foo`, `baz`, `quux`), a body read the same way under two media types, and `default` as the only answer.\n\n`POST /ops/placeholders` (operation `placeholders`).",
-                )
-                .arg(
-                    Arg::new("foo")
-                        .long("foo")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `foo`"),
-                )
-                .arg(
-                    Arg::new("baz")
-                        .long("baz")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("header parameter `baz`"),
-                ),
-        )
-        .arg(
-            Arg::new("baz-2")
-                .long("baz-2")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `baz`"),
-        )
-        .arg(
-            Arg::new("quux")
-                .long("quux")
-                .value_name("INTEGER")
-                .help_heading(support::BODY)
-                .help("Body property `quux`"),
-        )
-}
-
-/// `placeholders`: calls `placeholders`.
-#[cfg(feature = "ops")]
-fn placeholders(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `placeholders`: calls `placeholders`.
+    pub(super) fn placeholders(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let baz_2: String = support::required(m, "baz")?;
+        let options = PlaceholdersOptions::default()
+            .with_foo(support::optional::<String>(m, "foo")?);
+        let body: Option<types::Placeholder> = support::body(
+            m,
+            &[("baz-2", "baz"), ("quux", "quux")],
+        )?;
+        let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+        let result = call
+            .block_on(call.client.placeholders_with(&baz_2, &body, options));
+        Ok(finish(call, ("placeholders", false), result))
     }
-    let baz_2: String = support::required(m, "baz")?;
-    let options = PlaceholdersOptions::default()
-        .with_foo(support::optional::<String>(m, "foo")?);
-    let body: Option<types::Placeholder> = support::body(
-        m,
-        &[("baz-2", "baz"), ("quux", "quux")],
-    )?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
-    };
-    let result = call
-        .runtime
-        .block_on(call.client.placeholders_with(&baz_2, &body, options));
-    Ok(finish(&call.client, ("placeholders", false), result, call.json, call.output))
-}
 
-/// `braces`: its flags and help.
-#[cfg(feature = "ops")]
-fn braces_command() -> Command {
-    Command::new("braces")
-        .about(
-            "Strings holding format-string braces: a `const`, an `enum` that lists a value twice, a default.",
-        )
-        .long_about(
-            "Strings holding format-string braces: a `const`, an `enum` that lists a value twice, a default.\n\n`GET /ops/braces` (operation `braces`).",
-        )
-        .arg(
-            Arg::new("mark")
-                .long("mark")
-                .value_name("TEXT")
-                .required(true)
-                .help("query parameter `mark`"),
-        )
-        .arg(
-            Arg::new("kind")
-                .long("kind")
-                .value_name("VALUE")
-                .required(false)
-                .help("query parameter `kind`"),
-        )
-}
-
-/// `braces`: calls `braces`.
-#[cfg(feature = "ops")]
-fn braces(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `braces`: calls `braces`.
+    pub(super) fn braces(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let mark: String = support::required(m, "mark")?;
+        let options = BracesOptions::default()
+            .with_kind(support::optional::<types::BracesKind>(m, "kind")?);
+        let result = call.block_on(call.client.braces_with(&mark, options));
+        Ok(finish(call, ("braces", false), result))
     }
-    let mark: String = support::required(m, "mark")?;
-    let options = BracesOptions::default()
-        .with_kind(support::optional::<types::BracesKind>(m, "kind")?);
-    let result = call.runtime.block_on(call.client.braces_with(&mark, options));
-    Ok(finish(&call.client, ("braces", false), result, call.json, call.output))
-}
 
-/// `clone`: its flags and help.
-#[cfg(feature = "ops")]
-fn clone_command() -> Command {
-    Command::new("clone")
-        .about(
-            "Named like `Clone::clone`, which `Arc` (the router's handle on the implementation) has too.",
-        )
-        .long_about(
-            "Named like `Clone::clone`, which `Arc` (the router's handle on the implementation) has too.\n\n`GET /ops/clone` (operation `clone`).",
-        )
-        .arg(
-            Arg::new("old")
-                .long("old")
-                .value_name("TEXT")
-                .required(false)
-                .help("query parameter `old`"),
-        )
-}
-
-/// `clone`: calls `clone`.
-#[cfg(feature = "ops")]
-#[allow(deprecated)]
-fn clone(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `clone`: calls `clone`.
+    #[allow(deprecated)]
+    pub(super) fn clone(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let options = CloneOptions::default()
+            .with_old(support::optional::<String>(m, "old")?);
+        let result = call.block_on(call.client.clone_with(options));
+        Ok(finish(call, ("clone", false), result))
     }
-    let options = CloneOptions::default()
-        .with_old(support::optional::<String>(m, "old")?);
-    let result = call.runtime.block_on(call.client.clone_with(options));
-    Ok(finish(&call.client, ("clone", false), result, call.json, call.output))
-}
 
-/// `1st`: its flags and help.
-#[cfg(feature = "ops")]
-fn _1st_command() -> Command {
-    support::body_args(
-        Command::new("1st")
-            .about("A method name that starts with an underscore (`_1st`).")
-            .long_about(
-                "A method name that starts with an underscore (`_1st`).\n\n`POST /ops/1st` (operation `1st`).",
-            ),
-    )
-}
-
-/// `1st`: calls `1st`.
-#[cfg(feature = "ops")]
-fn _1st(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `1st`: calls `1st`.
+    pub(super) fn _1st(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let body: Option<types::Loose> = support::body(m, &[])?;
+        let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+        let result = call.block_on(call.client._1st(&body));
+        Ok(finish(call, ("1st", false), result))
     }
-    let body: Option<types::Loose> = support::body(m, &[])?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client._1st(&body));
-    Ok(finish(&call.client, ("1st", false), result, call.json, call.output))
-}
 
-/// `new`: its flags and help.
-#[cfg(feature = "ops")]
-fn new_command() -> Command {
-    Command::new("new")
-        .about("`POST /ops/conventions/new`")
-        .long_about("`POST /ops/conventions/new` (operation `new`).")
-}
-
-/// `new`: calls `new`.
-#[cfg(feature = "ops")]
-fn new(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `new`: calls `new`.
+    pub(super) fn new(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.new());
+        Ok(finish(call, ("new", false), result))
     }
-    let result = call.runtime.block_on(call.client.new());
-    Ok(finish(&call.client, ("new", false), result, call.json, call.output))
-}
 
-/// `from-text`: its flags and help.
-#[cfg(feature = "ops")]
-fn from_text_command() -> Command {
-    Command::new("from-text")
-        .about("`GET /ops/conventions/from`")
-        .long_about("`GET /ops/conventions/from` (operation `fromText`).")
-}
-
-/// `from-text`: calls `fromText`.
-#[cfg(feature = "ops")]
-fn from_text(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `from-text`: calls `fromText`.
+    pub(super) fn from_text(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.from_text());
+        Ok(finish(call, ("fromText", false), result))
     }
-    let result = call.runtime.block_on(call.client.from_text());
-    Ok(finish(&call.client, ("fromText", false), result, call.json, call.output))
-}
 
-/// `into-pdf`: its flags and help.
-#[cfg(feature = "ops")]
-fn into_pdf_command() -> Command {
-    Command::new("into-pdf")
-        .about("`GET /ops/conventions/into`")
-        .long_about("`GET /ops/conventions/into` (operation `intoPdf`).")
-}
-
-/// `into-pdf`: calls `intoPdf`.
-#[cfg(feature = "ops")]
-fn into_pdf(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `into-pdf`: calls `intoPdf`.
+    pub(super) fn into_pdf(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.into_pdf());
+        Ok(finish(call, ("intoPdf", false), result))
     }
-    let result = call.runtime.block_on(call.client.into_pdf());
-    Ok(finish(&call.client, ("intoPdf", false), result, call.json, call.output))
-}
 
-/// `as-json`: its flags and help.
-#[cfg(feature = "ops")]
-fn as_json_command() -> Command {
-    Command::new("as-json")
-        .about("`GET /ops/conventions/as`")
-        .long_about("`GET /ops/conventions/as` (operation `asJson`).")
-}
-
-/// `as-json`: calls `asJson`.
-#[cfg(feature = "ops")]
-fn as_json(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `as-json`: calls `asJson`.
+    pub(super) fn as_json(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.as_json());
+        Ok(finish(call, ("asJson", false), result))
     }
-    let result = call.runtime.block_on(call.client.as_json());
-    Ok(finish(&call.client, ("asJson", false), result, call.json, call.output))
-}
 
-/// `to-csv`: its flags and help.
-#[cfg(feature = "ops")]
-fn to_csv_command() -> Command {
-    Command::new("to-csv")
-        .about("`GET /ops/conventions/to`")
-        .long_about("`GET /ops/conventions/to` (operation `toCsv`).")
-}
-
-/// `to-csv`: calls `toCsv`.
-#[cfg(feature = "ops")]
-fn to_csv(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `to-csv`: calls `toCsv`.
+    pub(super) fn to_csv(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.to_csv());
+        Ok(finish(call, ("toCsv", false), result))
     }
-    let result = call.runtime.block_on(call.client.to_csv());
-    Ok(finish(&call.client, ("toCsv", false), result, call.json, call.output))
-}
 
-/// `to-csv-mut`: its flags and help.
-#[cfg(feature = "ops")]
-fn to_csv_mut_command() -> Command {
-    Command::new("to-csv-mut")
-        .about("`GET /ops/conventions/to-mut`")
-        .long_about("`GET /ops/conventions/to-mut` (operation `toCsvMut`).")
-}
-
-/// `to-csv-mut`: calls `toCsvMut`.
-#[cfg(feature = "ops")]
-fn to_csv_mut(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `to-csv-mut`: calls `toCsvMut`.
+    pub(super) fn to_csv_mut(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.to_csv_mut());
+        Ok(finish(call, ("toCsvMut", false), result))
     }
-    let result = call.runtime.block_on(call.client.to_csv_mut());
-    Ok(finish(&call.client, ("toCsvMut", false), result, call.json, call.output))
-}
 
-/// `is-ready`: its flags and help.
-#[cfg(feature = "ops")]
-fn is_ready_command() -> Command {
-    Command::new("is-ready")
-        .about("`GET /ops/conventions/is`")
-        .long_about("`GET /ops/conventions/is` (operation `isReady`).")
-}
-
-/// `is-ready`: calls `isReady`.
-#[cfg(feature = "ops")]
-fn is_ready(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `is-ready`: calls `isReady`.
+    pub(super) fn is_ready(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.is_ready());
+        Ok(finish(call, ("isReady", false), result))
     }
-    let result = call.runtime.block_on(call.client.is_ready());
-    Ok(finish(&call.client, ("isReady", false), result, call.json, call.output))
-}
 
-/// `next`: its flags and help.
-#[cfg(feature = "ops")]
-fn next_command() -> Command {
-    Command::new("next")
-        .about("`GET /ops/conventions/next`")
-        .long_about("`GET /ops/conventions/next` (operation `next`).")
-}
-
-/// `next`: calls `next`.
-#[cfg(feature = "ops")]
-fn next(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `next`: calls `next`.
+    pub(super) fn next(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.next());
+        Ok(finish(call, ("next", false), result))
     }
-    let result = call.runtime.block_on(call.client.next());
-    Ok(finish(&call.client, ("next", false), result, call.json, call.output))
-}
 
-/// `from-str`: its flags and help.
-#[cfg(feature = "ops")]
-fn from_str_command() -> Command {
-    Command::new("from-str")
-        .about("`GET /ops/conventions/from-str`")
-        .long_about("`GET /ops/conventions/from-str` (operation `fromStr`).")
-}
-
-/// `from-str`: calls `fromStr`.
-#[cfg(feature = "ops")]
-fn from_str(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `from-str`: calls `fromStr`.
+    pub(super) fn from_str(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.from_str());
+        Ok(finish(call, ("fromStr", false), result))
     }
-    let result = call.runtime.block_on(call.client.from_str());
-    Ok(finish(&call.client, ("fromStr", false), result, call.json, call.output))
-}
 
-/// `default`: its flags and help.
-#[cfg(feature = "ops")]
-fn default_command() -> Command {
-    Command::new("default")
-        .about("`GET /ops/conventions/default`")
-        .long_about("`GET /ops/conventions/default` (operation `default`).")
-}
-
-/// `default`: calls `default`.
-#[cfg(feature = "ops")]
-fn default(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `default`: calls `default`.
+    pub(super) fn default(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.default());
+        Ok(finish(call, ("default", false), result))
     }
-    let result = call.runtime.block_on(call.client.default());
-    Ok(finish(&call.client, ("default", false), result, call.json, call.output))
-}
 
-/// `from-iter`: its flags and help.
-#[cfg(feature = "ops")]
-fn from_iter_command() -> Command {
-    Command::new("from-iter")
-        .about("`GET /ops/conventions/from-iter`")
-        .long_about("`GET /ops/conventions/from-iter` (operation `from_iter`).")
-}
-
-/// `from-iter`: calls `from_iter`.
-#[cfg(feature = "ops")]
-fn from_iter(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-        );
+    /// `from-iter`: calls `from_iter`.
+    pub(super) fn from_iter(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.from_iter());
+        Ok(finish(call, ("from_iter", false), result))
     }
-    let result = call.runtime.block_on(call.client.from_iter());
-    Ok(finish(&call.client, ("from_iter", false), result, call.json, call.output))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.
 fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-    client: &Client,
+    call: &Call,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
-    json: bool,
-    output: support::Output,
 ) -> ExitCode {
-    report(client, operation, result, output, |value| support::print_value(value, json))
+    report(
+        &call.client,
+        operation,
+        result,
+        call.output,
+        |value| support::print_value(value, call.json),
+    )
 }
 
 /// `operation`: its id, and whether the document deprecates it (then the warning was

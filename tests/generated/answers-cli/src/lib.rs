@@ -33,7 +33,11 @@
 
 pub use apigen_cli_runtime as support;
 use std::process::ExitCode;
-use clap::{Arg, ArgMatches, Command};
+
+/// How the command line ends: its exit status (`Err`: an early exit, its message
+/// printed).
+type Outcome = Result<ExitCode, ExitCode>;
+use clap::{ArgMatches, Command};
 use answers_client::client::*;
 use answers_client::{Client, Error, RequestOptions, ResponseValue};
 use answers_client::runtime::progress::Direction;
@@ -62,47 +66,52 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
-    let subcommands: &[fn() -> Command] = &[
-        #[cfg(feature = "owners")]
-        get_current_owner_command,
-        #[cfg(feature = "owners")]
-        list_owners_command,
-        #[cfg(feature = "owners")]
-        delete_owner_command,
-        #[cfg(feature = "lateness")]
-        get_lateness_command,
-        #[cfg(feature = "hold")]
-        hold_command,
-        #[cfg(feature = "report")]
-        get_report_command,
-        #[cfg(feature = "profile")]
-        get_profile_command,
-        #[cfg(feature = "motd")]
-        get_motd_command,
-        #[cfg(feature = "calls")]
-        list_tool_calls_command,
-        #[cfg(feature = "speech")]
-        get_speech_command,
-        #[cfg(feature = "documents")]
-        get_document_command,
-        #[cfg(feature = "tokens")]
-        check_token_command,
-        #[cfg(feature = "blobs")]
-        put_blob_command,
-        #[cfg(feature = "images")]
-        put_image_command,
-        #[cfg(feature = "assets")]
-        add_asset_command,
-        #[cfg(feature = "notes")]
-        add_note_command,
-        #[cfg(feature = "albums")]
-        add_album_command,
-        #[cfg(feature = "posters")]
-        add_poster_command,
-    ];
     support::global_args(cmd, &["localhost_v1"])
-        .subcommands(subcommands.iter().map(|build| build()))
+        .subcommands(support::commands::commands(COMMANDS, ENABLED))
 }
+
+/// Each subcommand's name, help and flags: data the runtime builds the command
+/// line from (`commands.json`, beside this file).
+const COMMANDS: &str = include_str!("commands.json");
+
+/// The cargo features this build has on: the commands of their operations are
+/// offered.
+const ENABLED: &[&str] = &[
+    #[cfg(feature = "owners")]
+    "owners",
+    #[cfg(feature = "lateness")]
+    "lateness",
+    #[cfg(feature = "hold")]
+    "hold",
+    #[cfg(feature = "report")]
+    "report",
+    #[cfg(feature = "profile")]
+    "profile",
+    #[cfg(feature = "motd")]
+    "motd",
+    #[cfg(feature = "calls")]
+    "calls",
+    #[cfg(feature = "speech")]
+    "speech",
+    #[cfg(feature = "socket")]
+    "socket",
+    #[cfg(feature = "documents")]
+    "documents",
+    #[cfg(feature = "tokens")]
+    "tokens",
+    #[cfg(feature = "blobs")]
+    "blobs",
+    #[cfg(feature = "images")]
+    "images",
+    #[cfg(feature = "assets")]
+    "assets",
+    #[cfg(feature = "notes")]
+    "notes",
+    #[cfg(feature = "albums")]
+    "albums",
+    #[cfg(feature = "posters")]
+    "posters",
+];
 
 /// What every subcommand's call needs: the client, the runtime that drives it, and the
 /// flags that shape the output.
@@ -117,9 +126,16 @@ struct Call {
     output: support::Output,
 }
 
+impl Call {
+    /// Drives the client's call to its end on this command line's runtime.
+    fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
+        self.runtime.block_on(call)
+    }
+}
+
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
 /// early exit whose message is printed.
-fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+fn run(m: &ArgMatches) -> Outcome {
     let json = m.get_flag("json");
     let output = support::Output::from_matches(m);
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
@@ -233,736 +249,505 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
 }
 
-/// `get-current-owner`: its flags and help.
 #[cfg(feature = "owners")]
-fn get_current_owner_command() -> Command {
-    Command::new("get-current-owner")
-        .about("The owner, or null when there is none (FastAPI's `Optional[Owner]`).")
-        .long_about(
-            "The owner, or null when there is none (FastAPI's `Optional[Owner]`).\n\n`GET /owners/current` (operation `getCurrentOwner`).",
-        )
-}
+use operations_owners::*;
 
-/// `get-current-owner`: calls `getCurrentOwner`.
 #[cfg(feature = "owners")]
-fn get_current_owner(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage(
-                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-            ),
-        );
-    }
-    let result = call.runtime.block_on(call.client.get_current_owner());
-    Ok(finish(&call.client, ("getCurrentOwner", false), result, call.json, call.output))
-}
+mod operations_owners {
+    use super::*;
 
-/// `list-owners`: its flags and help.
-#[cfg(feature = "owners")]
-fn list_owners_command() -> Command {
-    Command::new("list-owners")
-        .about("Every owner, or null when the list is not known.")
-        .long_about(
-            "Every owner, or null when the list is not known.\n\n`GET /owners` (operation `listOwners`).",
-        )
-}
-
-/// `list-owners`: calls `listOwners`.
-#[cfg(feature = "owners")]
-fn list_owners(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage(
-                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-            ),
-        );
-    }
-    let result = call.runtime.block_on(call.client.list_owners());
-    Ok(finish(&call.client, ("listOwners", false), result, call.json, call.output))
-}
-
-/// `delete-owner`: its flags and help.
-#[cfg(feature = "owners")]
-fn delete_owner_command() -> Command {
-    Command::new("delete-owner")
-        .about("A 204 that declares a JSON body (as FastAPI writes it); a 204 has none.")
-        .long_about(
-            "A 204 that declares a JSON body (as FastAPI writes it); a 204 has none.\n\n`DELETE /owners/{id}` (operation `deleteOwner`).",
-        )
-        .arg(
-            Arg::new("id")
-                .long("id")
-                .value_name("INTEGER")
-                .required(true)
-                .help("path parameter `id`"),
-        )
-}
-
-/// `delete-owner`: calls `deleteOwner`.
-#[cfg(feature = "owners")]
-fn delete_owner(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage(
-                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-            ),
-        );
-    }
-    let id: i64 = support::required(m, "id")?;
-    let result = call.runtime.block_on(call.client.delete_owner(id));
-    Ok(finish(&call.client, ("deleteOwner", false), result, call.json, call.output))
-}
-
-/// `get-lateness`: its flags and help.
-#[cfg(feature = "lateness")]
-fn get_lateness_command() -> Command {
-    Command::new("get-lateness")
-        .about("A number, or null (`anyOf: [number, null]`).")
-        .long_about(
-            "A number, or null (`anyOf: [number, null]`).\n\n`GET /lateness` (operation `getLateness`).",
-        )
-}
-
-/// `get-lateness`: calls `getLateness`.
-#[cfg(feature = "lateness")]
-fn get_lateness(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage(
-                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-            ),
-        );
-    }
-    let result = call.runtime.block_on(call.client.get_lateness());
-    Ok(finish(&call.client, ("getLateness", false), result, call.json, call.output))
-}
-
-/// `hold`: its flags and help.
-#[cfg(feature = "hold")]
-fn hold_command() -> Command {
-    Command::new("hold")
-        .about("An answer whose only value is `null` (what schemars writes for `()`).")
-        .long_about(
-            "An answer whose only value is `null` (what schemars writes for `()`).\n\n`POST /hold` (operation `hold`).",
-        )
-}
-
-/// `hold`: calls `hold`.
-#[cfg(feature = "hold")]
-fn hold(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage(
-                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-            ),
-        );
-    }
-    let result = call.runtime.block_on(call.client.hold());
-    Ok(finish(&call.client, ("hold", false), result, call.json, call.output))
-}
-
-/// `get-report`: its flags and help.
-#[cfg(feature = "report")]
-fn get_report_command() -> Command {
-    Command::new("get-report")
-        .about("An answer of any media type, and a JSON error.")
-        .long_about(
-            "An answer of any media type, and a JSON error.\n\n`GET /report` (operation `getReport`).",
-        )
-}
-
-/// `get-report`: calls `getReport`.
-#[cfg(feature = "report")]
-fn get_report(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage(
-                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-            ),
-        );
-    }
-    let result = call.runtime.block_on(call.client.get_report());
-    Ok(finish(&call.client, ("getReport", false), result, call.json, call.output))
-}
-
-/// `get-profile`: its flags and help.
-#[cfg(feature = "profile")]
-fn get_profile_command() -> Command {
-    Command::new("get-profile")
-        .about("A JSON answer under a media type of the API's own (fitbit's JSON:API).")
-        .long_about(
-            "A JSON answer under a media type of the API's own (fitbit's JSON:API).\n\n`GET /profile` (operation `getProfile`).",
-        )
-}
-
-/// `get-profile`: calls `getProfile`.
-#[cfg(feature = "profile")]
-fn get_profile(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage(
-                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-            ),
-        );
-    }
-    let result = call.runtime.block_on(call.client.get_profile());
-    Ok(finish(&call.client, ("getProfile", false), result, call.json, call.output))
-}
-
-/// `get-motd`: its flags and help.
-#[cfg(feature = "motd")]
-fn get_motd_command() -> Command {
-    Command::new("get-motd")
-        .about(
-            "A string answer of any media type (nexus's `*/*` answers), read as text.",
-        )
-        .long_about(
-            "A string answer of any media type (nexus's `*/*` answers), read as text.\n\n`GET /motd` (operation `getMotd`).",
-        )
-}
-
-/// `get-motd`: calls `getMotd`.
-#[cfg(feature = "motd")]
-fn get_motd(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage(
-                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-            ),
-        );
-    }
-    let result = call.runtime.block_on(call.client.get_motd());
-    Ok(finish(&call.client, ("getMotd", false), result, call.json, call.output))
-}
-
-/// `list-tool-calls`: its flags and help.
-#[cfg(feature = "calls")]
-fn list_tool_calls_command() -> Command {
-    Command::new("list-tool-calls")
-        .about(
-            "A union whose variants pin its discriminator property, without a `mapping` (openai's\ntool calls: the pinned values are the tags), and one whose answer leaves the property\nout (the variants are tried in order). The example is what such servers send.\n",
-        )
-        .long_about(
-            "A union whose variants pin its discriminator property, without a `mapping` (openai's\ntool calls: the pinned values are the tags), and one whose answer leaves the property\nout (the variants are tried in order). The example is what such servers send.\n\n`GET /calls` (operation `listToolCalls`).",
-        )
-}
-
-/// `list-tool-calls`: calls `listToolCalls`.
-#[cfg(feature = "calls")]
-fn list_tool_calls(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage(
-                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-            ),
-        );
-    }
-    let result = call.runtime.block_on(call.client.list_tool_calls());
-    Ok(finish(&call.client, ("listToolCalls", false), result, call.json, call.output))
-}
-
-/// `get-speech`: its flags and help.
-#[cfg(feature = "speech")]
-fn get_speech_command() -> Command {
-    support::output_arg(
-        Command::new("get-speech")
-            .about("Audio bytes.")
-            .long_about("Audio bytes.\n\n`GET /speech` (operation `getSpeech`).")
-            .arg(
-                Arg::new("text")
-                    .long("text")
-                    .value_name("TEXT")
-                    .required(true)
-                    .help("query parameter `text`"),
-            ),
-    )
-}
-
-/// `get-speech`: calls `getSpeech`.
-#[cfg(feature = "speech")]
-fn get_speech(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage(
-                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-            ),
-        );
-    }
-    let text: String = support::required(m, "text")?;
-    let result = call.runtime.block_on(call.client.get_speech(&text));
-    Ok(
-        finish_bytes(
-            &call.client,
-            ("getSpeech", false),
-            result,
-            (m.get_one::<String>("output"), "audio/mpeg"),
-            call.output,
-        ),
-    )
-}
-
-/// `get-document`: its flags and help.
-#[cfg(feature = "documents")]
-fn get_document_command() -> Command {
-    Command::new("get-document")
-        .about("A parameter named `version`.")
-        .long_about(
-            "A parameter named `version`.\n\n`GET /documents/{id}` (operation `getDocument`).",
-        )
-        .arg(
-            Arg::new("id")
-                .long("id")
-                .value_name("TEXT")
-                .required(true)
-                .help("path parameter `id`"),
-        )
-        .arg(
-            Arg::new("version")
-                .long("version")
-                .value_name("INTEGER")
-                .required(false)
-                .help("query parameter `version`"),
-        )
-}
-
-/// `get-document`: calls `getDocument`.
-#[cfg(feature = "documents")]
-fn get_document(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage(
-                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-            ),
-        );
-    }
-    let id: String = support::required(m, "id")?;
-    let options = GetDocumentOptions::default()
-        .with_version(support::optional::<i64>(m, "version")?);
-    let result = call.runtime.block_on(call.client.get_document_with(&id, options));
-    Ok(finish(&call.client, ("getDocument", false), result, call.json, call.output))
-}
-
-/// `check-token`: its flags and help.
-#[cfg(feature = "tokens")]
-fn check_token_command() -> Command {
-    support::body_args(
-            Command::new("check-token")
-                .about(
-                    "No security scheme, but an `Authorization` header parameter (progenitor's keeper), an\n`Accept` one (ignored), and a body that requires a member it gives no schema for\n(progenitor's cli-gen).\n",
-                )
-                .long_about(
-                    "No security scheme, but an `Authorization` header parameter (progenitor's keeper), an\n`Accept` one (ignored), and a body that requires a member it gives no schema for\n(progenitor's cli-gen).\n\n`POST /tokens/check` (operation `checkToken`).",
-                )
-                .arg(
-                    Arg::new("authorization")
-                        .long("authorization")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("header parameter `Authorization`"),
+    /// `get-current-owner`: calls `getCurrentOwner`.
+    pub(super) fn get_current_owner(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage(
+                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
                 ),
-        )
-        .arg(
-            Arg::new("token")
-                .long("token")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `token`"),
-        )
-        .arg(
-            Arg::new("note")
-                .long("note")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help("Body property `note`"),
-        )
-}
-
-/// `check-token`: calls `checkToken`.
-#[cfg(feature = "tokens")]
-fn check_token(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let authorization: String = support::required(m, "authorization")?;
-    let body: Option<types::CheckTokenBody> = support::body(
-        m,
-        &[("token", "token"), ("note", "note")],
-    )?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.check_token(&authorization, &body));
-    Ok(finish(&call.client, ("checkToken", false), result, call.json, call.output))
-}
-
-/// `put-blob`: its flags and help.
-#[cfg(feature = "blobs")]
-fn put_blob_command() -> Command {
-    support::upload::raw_body_args(
-        Command::new("put-blob")
-            .about("Stores a file's bytes as they are.")
-            .long_about(
-                "Stores a file's bytes as they are.\n\n`PUT /blobs/{name}` (operation `putBlob`).",
-            )
-            .arg(
-                Arg::new("name")
-                    .long("name")
-                    .value_name("TEXT")
-                    .required(true)
-                    .help("path parameter `name`"),
-            ),
-        "application/octet-stream",
-        false,
-        "answers-cli put-blob --name name --body-file ./body.bin",
-    )
-}
-
-/// `put-blob`: calls `putBlob`.
-#[cfg(feature = "blobs")]
-fn put_blob(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage(
-                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-            ),
-        );
-    }
-    let name: String = support::required(m, "name")?;
-    let body = support::upload::raw_body(m)?.map(Into::into);
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body-file PATH (`-`: standard input)",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.put_blob(&name, &body));
-    Ok(finish(&call.client, ("putBlob", false), result, call.json, call.output))
-}
-
-/// `put-image`: its flags and help.
-#[cfg(feature = "images")]
-fn put_image_command() -> Command {
-    support::upload::content_type_arg(
-        support::upload::raw_body_args(
-            Command::new("put-image")
-                .about("Stores an image sent as PNG or JPEG.")
-                .long_about(
-                    "Stores an image sent as PNG or JPEG.\n\nA bytes body in two media types: the client's caller labels it (`runtime::request::Upload`), the command line with `--content-type`; the server reads either and refuses any other with 415.\n\n`PUT /images/{name}` (operation `putImage`).",
-                )
-                .arg(
-                    Arg::new("name")
-                        .long("name")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("path parameter `name`"),
-                ),
-            "image/png",
-            false,
-            "answers-cli put-image --name name --body-file ./body.png",
-        ),
-        &["image/png", "image/jpeg"],
-    )
-}
-
-/// `put-image`: calls `putImage`.
-#[cfg(feature = "images")]
-fn put_image(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage(
-                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-            ),
-        );
-    }
-    let name: String = support::required(m, "name")?;
-    let media = support::upload::body_media(m, &["image/png", "image/jpeg"])?;
-    let body = support::upload::raw_body(m)?
-        .map(|bytes| match media {
-            Some(media) => Upload::new(media, bytes),
-            None => Upload::from(bytes),
-        });
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body-file PATH (`-`: standard input)",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.put_image(&name, body));
-    Ok(finish(&call.client, ("putImage", false), result, call.json, call.output))
-}
-
-/// `add-asset`: its flags and help.
-#[cfg(feature = "assets")]
-fn add_asset_command() -> Command {
-    support::upload::content_type_arg(
-        support::upload::raw_body_args(
-            Command::new("add-asset")
-                .about(
-                    "Stores a file of any media type (api.github.com's release assets).",
-                )
-                .long_about(
-                    "Stores a file of any media type (api.github.com's release assets).\n\n`POST /assets` (operation `addAsset`).",
-                ),
-            "*/*",
-            false,
-            "answers-cli add-asset --body-file ./body.bin",
-        ),
-        &["*/*"],
-    )
-}
-
-/// `add-asset`: calls `addAsset`.
-#[cfg(feature = "assets")]
-fn add_asset(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage(
-                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-            ),
-        );
-    }
-    let media = support::upload::body_media(m, &["*/*"])?;
-    let body = support::upload::raw_body(m)?
-        .map(|bytes| match media {
-            Some(media) => Upload::new(media, bytes),
-            None => Upload::from(bytes),
-        });
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body-file PATH (`-`: standard input)",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.add_asset(body));
-    Ok(finish(&call.client, ("addAsset", false), result, call.json, call.output))
-}
-
-/// `add-note`: its flags and help.
-#[cfg(feature = "notes")]
-fn add_note_command() -> Command {
-    support::upload::raw_body_args(
-        Command::new("add-note")
-            .about("Stores a note.")
-            .long_about("Stores a note.\n\n`POST /notes` (operation `addNote`)."),
-        "text/plain",
-        true,
-        "answers-cli add-note --body-file ./body.txt",
-    )
-}
-
-/// `add-note`: calls `addNote`.
-#[cfg(feature = "notes")]
-fn add_note(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage(
-                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-            ),
-        );
-    }
-    let body = support::upload::text_body(m)?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body TEXT or --body-file PATH (`-`: standard input)",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.add_note(&body));
-    Ok(finish(&call.client, ("addNote", false), result, call.json, call.output))
-}
-
-/// `add-album`: its flags and help.
-#[cfg(feature = "albums")]
-fn add_album_command() -> Command {
-    support::upload::multipart_args(
-        Command::new("add-album")
-            .about("An album from a form of a title, a JSON part and two files.")
-            .long_about(
-                "An album from a form of a title, a JSON part and two files.\n\n`POST /albums` (operation `addAlbum`).",
-            ),
-        "answers-cli add-album --field title=… --field 'meta={…}' --file cover=./cover.png",
-    )
-}
-
-/// `add-album`: calls `addAlbum`.
-#[cfg(feature = "albums")]
-fn add_album(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage(
-                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-            ),
-        );
-    }
-    let body = match support::upload::multipart(
-        m,
-        &[
-            support::upload::PartSpec {
-                name: "title",
-                required: true,
-                file: false,
-                json: false,
-                media: None,
-            },
-            support::upload::PartSpec {
-                name: "meta",
-                required: true,
-                file: false,
-                json: true,
-                media: None,
-            },
-            support::upload::PartSpec {
-                name: "tags",
-                required: false,
-                file: false,
-                json: false,
-                media: None,
-            },
-            support::upload::PartSpec {
-                name: "cover",
-                required: true,
-                file: true,
-                json: false,
-                media: Some("image/png"),
-            },
-            support::upload::PartSpec {
-                name: "back",
-                required: false,
-                file: true,
-                json: false,
-                media: None,
-            },
-        ],
-    )? {
-        Some(parts) => Some(form(parts)?),
-        None => None,
-    };
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs its form: --field NAME=VALUE and --file NAME=PATH",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.add_album(&body));
-    Ok(finish(&call.client, ("addAlbum", false), result, call.json, call.output))
-}
-
-/// `add-poster`: its flags and help.
-#[cfg(feature = "posters")]
-fn add_poster_command() -> Command {
-    support::upload::multipart_args(
-        support::body_args(
-                Command::new("add-poster")
-                    .about(
-                        "A poster from JSON (a title and a link) or from a form with its image.",
-                    )
-                    .long_about(
-                        "A poster from JSON (a title and a link) or from a form with its image.\n\n`POST /posters` (operation `addPoster`).",
-                    ),
-            )
-            .arg(
-                Arg::new("title")
-                    .long("title")
-                    .value_name("TEXT")
-                    .help_heading(support::BODY)
-                    .help("Body property `title`"),
-            )
-            .arg(
-                Arg::new("link")
-                    .long("link")
-                    .value_name("TEXT")
-                    .help_heading(support::BODY)
-                    .help("Body property `link`"),
-            ),
-        "answers-cli add-poster --field title=… --file image=./image.bin",
-    )
-}
-
-/// `add-poster`: calls `addPoster`.
-#[cfg(feature = "posters")]
-fn add_poster(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage(
-                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-            ),
-        );
-    }
-    let result = match support::upload::multipart_instead(
-        m,
-        &[
-            support::upload::PartSpec {
-                name: "title",
-                required: true,
-                file: false,
-                json: false,
-                media: None,
-            },
-            support::upload::PartSpec {
-                name: "image",
-                required: true,
-                file: true,
-                json: false,
-                media: None,
-            },
-        ],
-        &["title", "link"],
-    )? {
-        Some(parts) => {
-            let form = form(parts)?;
-            call.runtime.block_on(call.client.add_poster_multipart(&form))
+            );
         }
-        None => {
-            let body: Option<types::AddPosterBody> = support::body(
-                m,
-                &[("title", "title"), ("link", "link")],
-            )?;
-            let Some(body) = body else {
-                return Err(
-                    support::usage(
-                        "this command needs a request body: --body, --body-file, standard input or the property flags",
-                    ),
-                );
-            };
-            call.runtime.block_on(call.client.add_poster(&body))
+        let result = call.block_on(call.client.get_current_owner());
+        Ok(finish(call, ("getCurrentOwner", false), result))
+    }
+
+    /// `list-owners`: calls `listOwners`.
+    pub(super) fn list_owners(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage(
+                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+                ),
+            );
         }
-    };
-    Ok(finish(&call.client, ("addPoster", false), result, call.json, call.output))
+        let result = call.block_on(call.client.list_owners());
+        Ok(finish(call, ("listOwners", false), result))
+    }
+
+    /// `delete-owner`: calls `deleteOwner`.
+    pub(super) fn delete_owner(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage(
+                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+                ),
+            );
+        }
+        let id: i64 = support::required(m, "id")?;
+        let result = call.block_on(call.client.delete_owner(id));
+        Ok(finish(call, ("deleteOwner", false), result))
+    }
+}
+
+#[cfg(feature = "lateness")]
+use operations_lateness::*;
+
+#[cfg(feature = "lateness")]
+mod operations_lateness {
+    use super::*;
+
+    /// `get-lateness`: calls `getLateness`.
+    pub(super) fn get_lateness(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage(
+                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+                ),
+            );
+        }
+        let result = call.block_on(call.client.get_lateness());
+        Ok(finish(call, ("getLateness", false), result))
+    }
+}
+
+#[cfg(feature = "hold")]
+use operations_hold::*;
+
+#[cfg(feature = "hold")]
+mod operations_hold {
+    use super::*;
+
+    /// `hold`: calls `hold`.
+    pub(super) fn hold(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage(
+                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+                ),
+            );
+        }
+        let result = call.block_on(call.client.hold());
+        Ok(finish(call, ("hold", false), result))
+    }
+}
+
+#[cfg(feature = "report")]
+use operations_report::*;
+
+#[cfg(feature = "report")]
+mod operations_report {
+    use super::*;
+
+    /// `get-report`: calls `getReport`.
+    pub(super) fn get_report(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage(
+                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+                ),
+            );
+        }
+        let result = call.block_on(call.client.get_report());
+        Ok(finish(call, ("getReport", false), result))
+    }
+}
+
+#[cfg(feature = "profile")]
+use operations_profile::*;
+
+#[cfg(feature = "profile")]
+mod operations_profile {
+    use super::*;
+
+    /// `get-profile`: calls `getProfile`.
+    pub(super) fn get_profile(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage(
+                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+                ),
+            );
+        }
+        let result = call.block_on(call.client.get_profile());
+        Ok(finish(call, ("getProfile", false), result))
+    }
+}
+
+#[cfg(feature = "motd")]
+use operations_motd::*;
+
+#[cfg(feature = "motd")]
+mod operations_motd {
+    use super::*;
+
+    /// `get-motd`: calls `getMotd`.
+    pub(super) fn get_motd(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage(
+                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+                ),
+            );
+        }
+        let result = call.block_on(call.client.get_motd());
+        Ok(finish(call, ("getMotd", false), result))
+    }
+}
+
+#[cfg(feature = "calls")]
+use operations_calls::*;
+
+#[cfg(feature = "calls")]
+mod operations_calls {
+    use super::*;
+
+    /// `list-tool-calls`: calls `listToolCalls`.
+    pub(super) fn list_tool_calls(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage(
+                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+                ),
+            );
+        }
+        let result = call.block_on(call.client.list_tool_calls());
+        Ok(finish(call, ("listToolCalls", false), result))
+    }
+}
+
+#[cfg(feature = "speech")]
+use operations_speech::*;
+
+#[cfg(feature = "speech")]
+mod operations_speech {
+    use super::*;
+
+    /// `get-speech`: calls `getSpeech`.
+    pub(super) fn get_speech(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage(
+                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+                ),
+            );
+        }
+        let text: String = support::required(m, "text")?;
+        let result = call.block_on(call.client.get_speech(&text));
+        Ok(
+            finish_bytes(
+                call,
+                ("getSpeech", false),
+                result,
+                (m.get_one::<String>("output"), "audio/mpeg"),
+            ),
+        )
+    }
+}
+
+#[cfg(feature = "documents")]
+use operations_documents::*;
+
+#[cfg(feature = "documents")]
+mod operations_documents {
+    use super::*;
+
+    /// `get-document`: calls `getDocument`.
+    pub(super) fn get_document(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage(
+                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+                ),
+            );
+        }
+        let id: String = support::required(m, "id")?;
+        let options = GetDocumentOptions::default()
+            .with_version(support::optional::<i64>(m, "version")?);
+        let result = call.block_on(call.client.get_document_with(&id, options));
+        Ok(finish(call, ("getDocument", false), result))
+    }
+}
+
+#[cfg(feature = "tokens")]
+use operations_tokens::*;
+
+#[cfg(feature = "tokens")]
+mod operations_tokens {
+    use super::*;
+
+    /// `check-token`: calls `checkToken`.
+    pub(super) fn check_token(call: &Call, m: &ArgMatches) -> Outcome {
+        let authorization: String = support::required(m, "authorization")?;
+        let body: Option<types::CheckTokenBody> = support::body(
+            m,
+            &[("token", "token"), ("note", "note")],
+        )?;
+        let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+        let result = call.block_on(call.client.check_token(&authorization, &body));
+        Ok(finish(call, ("checkToken", false), result))
+    }
+}
+
+#[cfg(feature = "blobs")]
+use operations_blobs::*;
+
+#[cfg(feature = "blobs")]
+mod operations_blobs {
+    use super::*;
+
+    /// `put-blob`: calls `putBlob`.
+    pub(super) fn put_blob(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage(
+                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+                ),
+            );
+        }
+        let name: String = support::required(m, "name")?;
+        let body = support::upload::raw_body(m)?.map(Into::into);
+        let body = support::needed(body, support::NEEDS_FILE_BODY)?;
+        let result = call.block_on(call.client.put_blob(&name, &body));
+        Ok(finish(call, ("putBlob", false), result))
+    }
+}
+
+#[cfg(feature = "images")]
+use operations_images::*;
+
+#[cfg(feature = "images")]
+mod operations_images {
+    use super::*;
+
+    /// `put-image`: calls `putImage`.
+    pub(super) fn put_image(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage(
+                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+                ),
+            );
+        }
+        let name: String = support::required(m, "name")?;
+        let media = support::upload::body_media(m, &["image/png", "image/jpeg"])?;
+        let body = support::upload::raw_body(m)?
+            .map(|bytes| match media {
+                Some(media) => Upload::new(media, bytes),
+                None => Upload::from(bytes),
+            });
+        let body = support::needed(body, support::NEEDS_FILE_BODY)?;
+        let result = call.block_on(call.client.put_image(&name, body));
+        Ok(finish(call, ("putImage", false), result))
+    }
+}
+
+#[cfg(feature = "assets")]
+use operations_assets::*;
+
+#[cfg(feature = "assets")]
+mod operations_assets {
+    use super::*;
+
+    /// `add-asset`: calls `addAsset`.
+    pub(super) fn add_asset(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage(
+                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+                ),
+            );
+        }
+        let media = support::upload::body_media(m, &["*/*"])?;
+        let body = support::upload::raw_body(m)?
+            .map(|bytes| match media {
+                Some(media) => Upload::new(media, bytes),
+                None => Upload::from(bytes),
+            });
+        let body = support::needed(body, support::NEEDS_FILE_BODY)?;
+        let result = call.block_on(call.client.add_asset(body));
+        Ok(finish(call, ("addAsset", false), result))
+    }
+}
+
+#[cfg(feature = "notes")]
+use operations_notes::*;
+
+#[cfg(feature = "notes")]
+mod operations_notes {
+    use super::*;
+
+    /// `add-note`: calls `addNote`.
+    pub(super) fn add_note(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage(
+                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+                ),
+            );
+        }
+        let body = support::upload::text_body(m)?;
+        let body = support::needed(body, support::NEEDS_TEXT_BODY)?;
+        let result = call.block_on(call.client.add_note(&body));
+        Ok(finish(call, ("addNote", false), result))
+    }
+}
+
+#[cfg(feature = "albums")]
+use operations_albums::*;
+
+#[cfg(feature = "albums")]
+mod operations_albums {
+    use super::*;
+
+    /// `add-album`: calls `addAlbum`.
+    pub(super) fn add_album(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage(
+                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+                ),
+            );
+        }
+        let body = match support::upload::multipart(
+            m,
+            &[
+                support::upload::PartSpec {
+                    name: "title",
+                    required: true,
+                    file: false,
+                    json: false,
+                    media: None,
+                },
+                support::upload::PartSpec {
+                    name: "meta",
+                    required: true,
+                    file: false,
+                    json: true,
+                    media: None,
+                },
+                support::upload::PartSpec {
+                    name: "tags",
+                    required: false,
+                    file: false,
+                    json: false,
+                    media: None,
+                },
+                support::upload::PartSpec {
+                    name: "cover",
+                    required: true,
+                    file: true,
+                    json: false,
+                    media: Some("image/png"),
+                },
+                support::upload::PartSpec {
+                    name: "back",
+                    required: false,
+                    file: true,
+                    json: false,
+                    media: None,
+                },
+            ],
+        )? {
+            Some(parts) => Some(form(parts)?),
+            None => None,
+        };
+        let body = support::needed(body, support::NEEDS_FORM)?;
+        let result = call.block_on(call.client.add_album(&body));
+        Ok(finish(call, ("addAlbum", false), result))
+    }
+}
+
+#[cfg(feature = "posters")]
+use operations_posters::*;
+
+#[cfg(feature = "posters")]
+mod operations_posters {
+    use super::*;
+
+    /// `add-poster`: calls `addPoster`.
+    pub(super) fn add_poster(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage(
+                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+                ),
+            );
+        }
+        let result = match support::upload::multipart_instead(
+            m,
+            &[
+                support::upload::PartSpec {
+                    name: "title",
+                    required: true,
+                    file: false,
+                    json: false,
+                    media: None,
+                },
+                support::upload::PartSpec {
+                    name: "image",
+                    required: true,
+                    file: true,
+                    json: false,
+                    media: None,
+                },
+            ],
+            &["title", "link"],
+        )? {
+            Some(parts) => {
+                let form = form(parts)?;
+                call.block_on(call.client.add_poster_multipart(&form))
+            }
+            None => {
+                let body: Option<types::AddPosterBody> = support::body(
+                    m,
+                    &[("title", "title"), ("link", "link")],
+                )?;
+                let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+                call.block_on(call.client.add_poster(&body))
+            }
+        };
+        Ok(finish(call, ("addPoster", false), result))
+    }
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.
 fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-    client: &Client,
+    call: &Call,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
-    json: bool,
-    output: support::Output,
 ) -> ExitCode {
-    report(client, operation, result, output, |value| support::print_value(value, json))
+    report(
+        &call.client,
+        operation,
+        result,
+        call.output,
+        |value| support::print_value(value, call.json),
+    )
 }
 
 /// As `finish`, for answers that are bytes: written as they are to `--output FILE`
 /// or standard output, never printed as JSON. `to`: the `--output` flag's value and
 /// the answer's media type.
 fn finish_bytes<T: AsRef<[u8]>, E: std::fmt::Debug + serde::Serialize>(
-    client: &Client,
+    call: &Call,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
     to: (Option<&String>, &str),
-    output: support::Output,
 ) -> ExitCode {
     let mut written = Ok(());
     let code = report(
-        client,
+        &call.client,
         operation,
         result,
-        output,
+        call.output,
         |bytes| {
             written = support::write_bytes(
                 bytes.as_ref(),

@@ -30,7 +30,11 @@
 
 pub use apigen_cli_runtime as support;
 use std::process::ExitCode;
-use clap::{Arg, ArgMatches, Command};
+
+/// How the command line ends: its exit status (`Err`: an early exit, its message
+/// printed).
+type Outcome = Result<ExitCode, ExitCode>;
+use clap::{ArgMatches, Command};
 use constructs_client::client::*;
 use constructs_client::{Client, Error, RequestOptions, ResponseValue};
 use constructs_client::runtime::progress::Direction;
@@ -56,37 +60,46 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
-    let subcommands: &[fn() -> Command] = &[
-        #[cfg(feature = "trees")]
-        get_trees_id_command,
-        #[cfg(feature = "forms")]
-        post_forms_command,
-        #[cfg(feature = "dishes")]
-        add_dish_command,
-        #[cfg(feature = "raw-notes")]
-        put_raw_note_command,
-        #[cfg(feature = "videos")]
-        create_video_command,
-        #[cfg(feature = "uploads")]
-        upload_command,
-        #[cfg(feature = "blobs")]
-        put_blobs_command,
-        #[cfg(feature = "notes")]
-        post_notes_command,
-        #[cfg(feature = "tagged")]
-        list_tagged_command,
-        #[cfg(feature = "things")]
-        get_things_command,
-        #[cfg(feature = "filters")]
-        echo_filters_command,
-        #[cfg(feature = "choices")]
-        echo_choices_command,
-        #[cfg(feature = "labels")]
-        echo_labels_command,
-    ];
     support::global_args(cmd, &["constructs_example_v3"])
-        .subcommands(subcommands.iter().map(|build| build()))
+        .subcommands(support::commands::commands(COMMANDS, ENABLED))
 }
+
+/// Each subcommand's name, help and flags: data the runtime builds the command
+/// line from (`commands.json`, beside this file).
+const COMMANDS: &str = include_str!("commands.json");
+
+/// The cargo features this build has on: the commands of their operations are
+/// offered.
+const ENABLED: &[&str] = &[
+    #[cfg(feature = "trees")]
+    "trees",
+    #[cfg(feature = "forms")]
+    "forms",
+    #[cfg(feature = "dishes")]
+    "dishes",
+    #[cfg(feature = "raw-notes")]
+    "raw-notes",
+    #[cfg(feature = "videos")]
+    "videos",
+    #[cfg(feature = "uploads")]
+    "uploads",
+    #[cfg(feature = "blobs")]
+    "blobs",
+    #[cfg(feature = "notes")]
+    "notes",
+    #[cfg(feature = "tagged")]
+    "tagged",
+    #[cfg(feature = "things")]
+    "things",
+    #[cfg(feature = "filters")]
+    "filters",
+    #[cfg(feature = "choices")]
+    "choices",
+    #[cfg(feature = "labels")]
+    "labels",
+    #[cfg(feature = "unused-schemas")]
+    "unused-schemas",
+];
 
 /// What every subcommand's call needs: the client, the runtime that drives it, and the
 /// flags that shape the output.
@@ -101,9 +114,16 @@ struct Call {
     output: support::Output,
 }
 
+impl Call {
+    /// Drives the client's call to its end on this command line's runtime.
+    fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
+        self.runtime.block_on(call)
+    }
+}
+
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
 /// early exit whose message is printed.
-fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+fn run(m: &ArgMatches) -> Outcome {
     let json = m.get_flag("json");
     let output = support::Output::from_matches(m);
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
@@ -223,755 +243,437 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
 }
 
-/// `get-trees-id`: its flags and help.
 #[cfg(feature = "trees")]
-fn get_trees_id_command() -> Command {
-    Command::new("get-trees-id")
-        .about("`GET /trees/{id}`")
-        .long_about("`GET /trees/{id}` (operation `get_trees_id`).")
-        .arg(
-            Arg::new("id")
-                .long("id")
-                .value_name("INTEGER")
-                .required(true)
-                .help("path parameter `id`"),
-        )
-        .arg(
-            Arg::new("depth")
-                .long("depth")
-                .value_name("INTEGER")
-                .required(false)
-                .help("query parameter `depth`"),
-        )
-        .arg(
-            Arg::new("x-trace")
-                .long("x-trace")
-                .value_name("TEXT")
-                .required(true)
-                .help("header parameter `X-Trace`"),
-        )
-        .arg(
-            Arg::new("theme")
-                .long("theme")
-                .value_name("VALUE")
-                .required(false)
-                .help("cookie parameter `theme`"),
-        )
-        .arg(
-            Arg::new("ids")
-                .long("ids")
-                .value_name("JSON-ARRAY")
-                .required(false)
-                .help("query parameter `ids`"),
-        )
-}
+use operations_trees::*;
 
-/// `get-trees-id`: calls `get_trees_id`.
 #[cfg(feature = "trees")]
-fn get_trees_id(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage(
-                "no credentials are set; set CONSTRUCTS_USERNAME and CONSTRUCTS_PASSWORD, or CONSTRUCTS_API_KEY",
-            ),
-        );
+mod operations_trees {
+    use super::*;
+
+    /// `get-trees-id`: calls `get_trees_id`.
+    pub(super) fn get_trees_id(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage(
+                    "no credentials are set; set CONSTRUCTS_USERNAME and CONSTRUCTS_PASSWORD, or CONSTRUCTS_API_KEY",
+                ),
+            );
+        }
+        let id: u32 = support::required(m, "id")?;
+        let x_trace: String = support::required(m, "x-trace")?;
+        let options = GetTreesIdOptions::default()
+            .with_depth(support::optional::<i64>(m, "depth")?)
+            .with_theme(support::optional::<types::GetTreesIdTheme>(m, "theme")?)
+            .with_ids(support::optional::<Vec<i64>>(m, "ids")?);
+        let result = call.block_on(call.client.get_trees_id_with(id, &x_trace, options));
+        Ok(finish_debug(call, ("get_trees_id", false), result))
     }
-    let id: u32 = support::required(m, "id")?;
-    let x_trace: String = support::required(m, "x-trace")?;
-    let options = GetTreesIdOptions::default()
-        .with_depth(support::optional::<i64>(m, "depth")?)
-        .with_theme(support::optional::<types::GetTreesIdTheme>(m, "theme")?)
-        .with_ids(support::optional::<Vec<i64>>(m, "ids")?);
-    let result = call
-        .runtime
-        .block_on(call.client.get_trees_id_with(id, &x_trace, options));
-    Ok(
-        finish_debug(
-            &call.client,
-            ("get_trees_id", false),
-            result,
-            call.json,
-            call.output,
-        ),
-    )
 }
 
-/// `post-forms`: its flags and help.
 #[cfg(feature = "forms")]
-fn post_forms_command() -> Command {
-    support::upload::multipart_args(
-        support::body_args(
-                Command::new("post-forms")
-                    .about("`POST /forms`")
-                    .long_about("`POST /forms` (operation `post_forms`)."),
-            )
-            .arg(
-                Arg::new("name")
-                    .long("name")
-                    .value_name("TEXT")
-                    .help_heading(support::BODY)
-                    .help("Body property `name`"),
-            )
-            .arg(
-                Arg::new("count")
-                    .long("count")
-                    .value_name("INTEGER")
-                    .help_heading(support::BODY)
-                    .help("Body property `count`"),
-            ),
-        "constructs-cli post-forms --field name=…",
-    )
-}
+use operations_forms::*;
 
-/// `post-forms`: calls `post_forms`.
 #[cfg(feature = "forms")]
-fn post_forms(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(
-            support::usage("CONSTRUCTS_API_KEY is not set; set it to your API key"),
-        );
+mod operations_forms {
+    use super::*;
+
+    /// `post-forms`: calls `post_forms`.
+    pub(super) fn post_forms(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("CONSTRUCTS_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = match support::upload::multipart_instead(
+            m,
+            &[
+                support::upload::PartSpec {
+                    name: "name",
+                    required: true,
+                    file: false,
+                    json: false,
+                    media: None,
+                },
+                support::upload::PartSpec {
+                    name: "count",
+                    required: false,
+                    file: false,
+                    json: false,
+                    media: None,
+                },
+            ],
+            &["name", "count"],
+        )? {
+            Some(parts) => {
+                let form = form(parts)?;
+                call.block_on(call.client.post_forms_multipart(Some(&form)))
+            }
+            None => {
+                let body: Option<types::FormEntry> = support::body(
+                    m,
+                    &[("name", "name"), ("count", "count")],
+                )?;
+                call.block_on(call.client.post_forms(body.as_ref()))
+            }
+        };
+        Ok(finish(call, ("post_forms", false), result))
     }
-    let result = match support::upload::multipart_instead(
-        m,
-        &[
-            support::upload::PartSpec {
-                name: "name",
-                required: true,
-                file: false,
-                json: false,
-                media: None,
-            },
-            support::upload::PartSpec {
-                name: "count",
-                required: false,
-                file: false,
-                json: false,
-                media: None,
-            },
-        ],
-        &["name", "count"],
-    )? {
-        Some(parts) => {
-            let form = form(parts)?;
-            call.runtime.block_on(call.client.post_forms_multipart(Some(&form)))
-        }
-        None => {
-            let body: Option<types::FormEntry> = support::body(
-                m,
-                &[("name", "name"), ("count", "count")],
-            )?;
-            call.runtime.block_on(call.client.post_forms(body.as_ref()))
-        }
-    };
-    Ok(finish(&call.client, ("post_forms", false), result, call.json, call.output))
 }
 
-/// `add-dish`: its flags and help.
 #[cfg(feature = "dishes")]
-fn add_dish_command() -> Command {
-    support::upload::multipart_args(
-        support::body_args(
-            Command::new("add-dish")
-                .about(
-                    "A union as a form: its values are text, read as the numbers and booleans of the variant the tag names.",
-                )
-                .long_about(
-                    "A union as a form: its values are text, read as the numbers and booleans of the variant the tag names.\n\n`POST /dishes` (operation `addDish`).",
-                ),
-        ),
-        "constructs-cli add-dish",
-    )
-}
+use operations_dishes::*;
 
-/// `add-dish`: calls `addDish`.
 #[cfg(feature = "dishes")]
-fn add_dish(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let result = match support::upload::multipart_instead(
-        m,
-        &[
-            support::upload::PartSpec {
-                name: "kind",
-                required: false,
-                file: false,
-                json: false,
-                media: None,
-            },
-            support::upload::PartSpec {
-                name: "calories",
-                required: false,
-                file: false,
-                json: false,
-                media: None,
-            },
-            support::upload::PartSpec {
-                name: "vegan",
-                required: false,
-                file: false,
-                json: false,
-                media: None,
-            },
-            support::upload::PartSpec {
-                name: "weight",
-                required: false,
-                file: false,
-                json: false,
-                media: None,
-            },
-            support::upload::PartSpec {
-                name: "cups",
-                required: false,
-                file: false,
-                json: false,
-                media: None,
-            },
-            support::upload::PartSpec {
-                name: "sugar",
-                required: false,
-                file: false,
-                json: false,
-                media: None,
-            },
-        ],
-        &[],
-    )? {
-        Some(parts) => {
-            let form = form(parts)?;
-            call.runtime.block_on(call.client.add_dish_multipart(&form))
-        }
-        None => {
-            let body: Option<types::Dish> = support::body(m, &[])?;
-            let Some(body) = body else {
-                return Err(
-                    support::usage(
-                        "this command needs a request body: --body, --body-file, standard input or the property flags",
-                    ),
-                );
-            };
-            call.runtime.block_on(call.client.add_dish(&body))
-        }
-    };
-    Ok(finish(&call.client, ("addDish", false), result, call.json, call.output))
+mod operations_dishes {
+    use super::*;
+
+    /// `add-dish`: calls `addDish`.
+    pub(super) fn add_dish(call: &Call, m: &ArgMatches) -> Outcome {
+        let result = match support::upload::multipart_instead(
+            m,
+            &[
+                support::upload::PartSpec {
+                    name: "kind",
+                    required: false,
+                    file: false,
+                    json: false,
+                    media: None,
+                },
+                support::upload::PartSpec {
+                    name: "calories",
+                    required: false,
+                    file: false,
+                    json: false,
+                    media: None,
+                },
+                support::upload::PartSpec {
+                    name: "vegan",
+                    required: false,
+                    file: false,
+                    json: false,
+                    media: None,
+                },
+                support::upload::PartSpec {
+                    name: "weight",
+                    required: false,
+                    file: false,
+                    json: false,
+                    media: None,
+                },
+                support::upload::PartSpec {
+                    name: "cups",
+                    required: false,
+                    file: false,
+                    json: false,
+                    media: None,
+                },
+                support::upload::PartSpec {
+                    name: "sugar",
+                    required: false,
+                    file: false,
+                    json: false,
+                    media: None,
+                },
+            ],
+            &[],
+        )? {
+            Some(parts) => {
+                let form = form(parts)?;
+                call.block_on(call.client.add_dish_multipart(&form))
+            }
+            None => {
+                let body: Option<types::Dish> = support::body(m, &[])?;
+                let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+                call.block_on(call.client.add_dish(&body))
+            }
+        };
+        Ok(finish(call, ("addDish", false), result))
+    }
 }
 
-/// `put-raw-note`: its flags and help.
 #[cfg(feature = "raw-notes")]
-fn put_raw_note_command() -> Command {
-    support::upload::content_type_arg(
-        support::upload::raw_body_args(
-            Command::new("put-raw-note")
-                .about(
-                    "A body of any media type whose schema is a string (github's asset upload).",
-                )
-                .long_about(
-                    "A body of any media type whose schema is a string (github's asset upload).\n\n`PUT /raw-notes` (operation `putRawNote`).",
-                ),
-            "*/*",
-            true,
-            "constructs-cli put-raw-note --body-file ./body.bin",
-        ),
-        &["*/*"],
-    )
-}
+use operations_raw_notes::*;
 
-/// `put-raw-note`: calls `putRawNote`.
 #[cfg(feature = "raw-notes")]
-fn put_raw_note(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let media = support::upload::body_media(m, &["*/*"])?;
-    let body = support::upload::raw_body(m)?
-        .map(|bytes| match media {
-            Some(media) => Upload::new(media, bytes),
-            None => Upload::from(bytes),
-        });
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body TEXT or --body-file PATH (`-`: standard input)",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.put_raw_note(body));
-    Ok(finish(&call.client, ("putRawNote", false), result, call.json, call.output))
+mod operations_raw_notes {
+    use super::*;
+
+    /// `put-raw-note`: calls `putRawNote`.
+    pub(super) fn put_raw_note(call: &Call, m: &ArgMatches) -> Outcome {
+        let media = support::upload::body_media(m, &["*/*"])?;
+        let body = support::upload::raw_body(m)?
+            .map(|bytes| match media {
+                Some(media) => Upload::new(media, bytes),
+                None => Upload::from(bytes),
+            });
+        let body = support::needed(body, support::NEEDS_TEXT_BODY)?;
+        let result = call.block_on(call.client.put_raw_note(body));
+        Ok(finish(call, ("putRawNote", false), result))
+    }
 }
 
-/// `create-video`: its flags and help.
 #[cfg(feature = "videos")]
-fn create_video_command() -> Command {
-    support::upload::multipart_args(
-        support::body_args(
-                Command::new("create-video")
-                    .about(
-                        "A body offered as JSON and as multipart with a schema of its own (openai's video uploads): the JSON decoded, the multipart checked against its schema and passed on as sent (its reference image is bytes).",
-                    )
-                    .long_about(
-                        "A body offered as JSON and as multipart with a schema of its own (openai's video uploads): the JSON decoded, the multipart checked against its schema and passed on as sent (its reference image is bytes).\n\n`POST /videos` (operation `createVideo`).",
-                    ),
-            )
-            .arg(
-                Arg::new("prompt")
-                    .long("prompt")
-                    .value_name("TEXT")
-                    .help_heading(support::BODY)
-                    .help("Body property `prompt`"),
-            )
-            .arg(
-                Arg::new("seconds")
-                    .long("seconds")
-                    .value_name("INTEGER")
-                    .help_heading(support::BODY)
-                    .help("Body property `seconds`"),
-            ),
-        "constructs-cli create-video --field prompt=… --file reference=./reference.bin",
-    )
-}
+use operations_videos::*;
 
-/// `create-video`: calls `createVideo`.
 #[cfg(feature = "videos")]
-fn create_video(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let result = match support::upload::multipart_instead(
-        m,
-        &[
-            support::upload::PartSpec {
-                name: "prompt",
-                required: true,
-                file: false,
-                json: false,
-                media: None,
-            },
-            support::upload::PartSpec {
-                name: "reference",
-                required: true,
-                file: true,
-                json: false,
-                media: None,
-            },
-            support::upload::PartSpec {
-                name: "style",
-                required: false,
-                file: false,
-                json: false,
-                media: None,
-            },
-        ],
-        &["prompt", "seconds"],
-    )? {
-        Some(parts) => {
-            let form = form(parts)?;
-            call.runtime.block_on(call.client.create_video_multipart(&form))
-        }
-        None => {
-            let body: Option<types::CreateVideoBody> = support::body(
-                m,
-                &[("prompt", "prompt"), ("seconds", "seconds")],
-            )?;
-            let Some(body) = body else {
-                return Err(
-                    support::usage(
-                        "this command needs a request body: --body, --body-file, standard input or the property flags",
-                    ),
-                );
-            };
-            call.runtime.block_on(call.client.create_video(&body))
-        }
-    };
-    Ok(finish(&call.client, ("createVideo", false), result, call.json, call.output))
+mod operations_videos {
+    use super::*;
+
+    /// `create-video`: calls `createVideo`.
+    pub(super) fn create_video(call: &Call, m: &ArgMatches) -> Outcome {
+        let result = match support::upload::multipart_instead(
+            m,
+            &[
+                support::upload::PartSpec {
+                    name: "prompt",
+                    required: true,
+                    file: false,
+                    json: false,
+                    media: None,
+                },
+                support::upload::PartSpec {
+                    name: "reference",
+                    required: true,
+                    file: true,
+                    json: false,
+                    media: None,
+                },
+                support::upload::PartSpec {
+                    name: "style",
+                    required: false,
+                    file: false,
+                    json: false,
+                    media: None,
+                },
+            ],
+            &["prompt", "seconds"],
+        )? {
+            Some(parts) => {
+                let form = form(parts)?;
+                call.block_on(call.client.create_video_multipart(&form))
+            }
+            None => {
+                let body: Option<types::CreateVideoBody> = support::body(
+                    m,
+                    &[("prompt", "prompt"), ("seconds", "seconds")],
+                )?;
+                let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+                call.block_on(call.client.create_video(&body))
+            }
+        };
+        Ok(finish(call, ("createVideo", false), result))
+    }
 }
 
-/// `upload`: its flags and help.
 #[cfg(feature = "uploads")]
-fn upload_command() -> Command {
-    support::upload::multipart_args(
-        Command::new("upload")
-            .about(
-                "A multipart form with a file: the implementation gets the body as sent, after the server has checked its parts against the schema.",
-            )
-            .long_about(
-                "A multipart form with a file: the implementation gets the body as sent, after the server has checked its parts against the schema.\n\n`POST /uploads` (operation `upload`).",
-            ),
-        "constructs-cli upload --field title=… --file file=./file.bin",
-    )
-}
+use operations_uploads::*;
 
-/// `upload`: calls `upload`.
 #[cfg(feature = "uploads")]
-fn upload(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let body = match support::upload::multipart(
-        m,
-        &[
-            support::upload::PartSpec {
-                name: "title",
-                required: true,
-                file: false,
-                json: false,
-                media: None,
-            },
-            support::upload::PartSpec {
-                name: "copies",
-                required: false,
-                file: false,
-                json: false,
-                media: None,
-            },
-            support::upload::PartSpec {
-                name: "tags",
-                required: false,
-                file: false,
-                json: false,
-                media: None,
-            },
-            support::upload::PartSpec {
-                name: "meta",
-                required: false,
-                file: false,
-                json: true,
-                media: None,
-            },
-            support::upload::PartSpec {
-                name: "file",
-                required: true,
-                file: true,
-                json: false,
-                media: None,
-            },
-        ],
-    )? {
-        Some(parts) => Some(form(parts)?),
-        None => None,
-    };
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs its form: --field NAME=VALUE and --file NAME=PATH",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.upload(&body));
-    Ok(finish(&call.client, ("upload", false), result, call.json, call.output))
+mod operations_uploads {
+    use super::*;
+
+    /// `upload`: calls `upload`.
+    pub(super) fn upload(call: &Call, m: &ArgMatches) -> Outcome {
+        let body = match support::upload::multipart(
+            m,
+            &[
+                support::upload::PartSpec {
+                    name: "title",
+                    required: true,
+                    file: false,
+                    json: false,
+                    media: None,
+                },
+                support::upload::PartSpec {
+                    name: "copies",
+                    required: false,
+                    file: false,
+                    json: false,
+                    media: None,
+                },
+                support::upload::PartSpec {
+                    name: "tags",
+                    required: false,
+                    file: false,
+                    json: false,
+                    media: None,
+                },
+                support::upload::PartSpec {
+                    name: "meta",
+                    required: false,
+                    file: false,
+                    json: true,
+                    media: None,
+                },
+                support::upload::PartSpec {
+                    name: "file",
+                    required: true,
+                    file: true,
+                    json: false,
+                    media: None,
+                },
+            ],
+        )? {
+            Some(parts) => Some(form(parts)?),
+            None => None,
+        };
+        let body = support::needed(body, support::NEEDS_FORM)?;
+        let result = call.block_on(call.client.upload(&body));
+        Ok(finish(call, ("upload", false), result))
+    }
 }
 
-/// `put-blobs`: its flags and help.
 #[cfg(feature = "blobs")]
-fn put_blobs_command() -> Command {
-    support::upload::raw_body_args(
-        Command::new("put-blobs")
-            .about("`PUT /blobs`")
-            .long_about("`PUT /blobs` (operation `put_blobs`)."),
-        "application/octet-stream",
-        false,
-        "constructs-cli put-blobs --body-file ./body.bin",
-    )
-}
+use operations_blobs::*;
 
-/// `put-blobs`: calls `put_blobs`.
 #[cfg(feature = "blobs")]
-fn put_blobs(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let body = support::upload::raw_body(m)?.map(Into::into);
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body-file PATH (`-`: standard input)",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.put_blobs(&body));
-    Ok(finish(&call.client, ("put_blobs", false), result, call.json, call.output))
+mod operations_blobs {
+    use super::*;
+
+    /// `put-blobs`: calls `put_blobs`.
+    pub(super) fn put_blobs(call: &Call, m: &ArgMatches) -> Outcome {
+        let body = support::upload::raw_body(m)?.map(Into::into);
+        let body = support::needed(body, support::NEEDS_FILE_BODY)?;
+        let result = call.block_on(call.client.put_blobs(&body));
+        Ok(finish(call, ("put_blobs", false), result))
+    }
 }
 
-/// `post-notes`: its flags and help.
 #[cfg(feature = "notes")]
-fn post_notes_command() -> Command {
-    support::upload::raw_body_args(
-        Command::new("post-notes")
-            .about("`POST /notes`")
-            .long_about("`POST /notes` (operation `post_notes`)."),
-        "text/plain",
-        true,
-        "constructs-cli post-notes --body-file ./body.txt",
-    )
-}
+use operations_notes::*;
 
-/// `post-notes`: calls `post_notes`.
 #[cfg(feature = "notes")]
-fn post_notes(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let body = support::upload::text_body(m)?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body TEXT or --body-file PATH (`-`: standard input)",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.post_notes(&body));
-    Ok(finish(&call.client, ("post_notes", false), result, call.json, call.output))
+mod operations_notes {
+    use super::*;
+
+    /// `post-notes`: calls `post_notes`.
+    pub(super) fn post_notes(call: &Call, m: &ArgMatches) -> Outcome {
+        let body = support::upload::text_body(m)?;
+        let body = support::needed(body, support::NEEDS_TEXT_BODY)?;
+        let result = call.block_on(call.client.post_notes(&body));
+        Ok(finish(call, ("post_notes", false), result))
+    }
 }
 
-/// `list-tagged`: its flags and help.
 #[cfg(feature = "tagged")]
-fn list_tagged_command() -> Command {
-    Command::new("list-tagged")
-        .about(
-            "One value or several (discord's `tag`): in a form-style query, one value and an array of one item are the same text, so the parameter is a list. One value is the string variant's (any text); several are the array's, each item a `Digits`.",
-        )
-        .long_about(
-            "One value or several (discord's `tag`): in a form-style query, one value and an array of one item are the same text, so the parameter is a list. One value is the string variant's (any text); several are the array's, each item a `Digits`.\n\n`GET /tagged` (operation `listTagged`).",
-        )
-        .arg(
-            Arg::new("tag")
-                .long("tag")
-                .value_name("JSON-ARRAY")
-                .required(false)
-                .help("query parameter `tag`"),
-        )
-}
+use operations_tagged::*;
 
-/// `list-tagged`: calls `listTagged`.
 #[cfg(feature = "tagged")]
-fn list_tagged(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let options = ListTaggedOptions::default()
-        .with_tag(support::optional::<Vec<String>>(m, "tag")?);
-    let result = call.runtime.block_on(call.client.list_tagged_with(options));
-    Ok(finish(&call.client, ("listTagged", false), result, call.json, call.output))
+mod operations_tagged {
+    use super::*;
+
+    /// `list-tagged`: calls `listTagged`.
+    pub(super) fn list_tagged(call: &Call, m: &ArgMatches) -> Outcome {
+        let options = ListTaggedOptions::default()
+            .with_tag(support::optional::<Vec<String>>(m, "tag")?);
+        let result = call.block_on(call.client.list_tagged_with(options));
+        Ok(finish(call, ("listTagged", false), result))
+    }
 }
 
-/// `get-things`: its flags and help.
 #[cfg(feature = "things")]
-fn get_things_command() -> Command {
-    Command::new("get-things")
-        .about("`GET /things`")
-        .long_about("`GET /things` (operation `get_things`).")
-}
+use operations_things::*;
 
-/// `get-things`: calls `get_things`.
 #[cfg(feature = "things")]
-fn get_things(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let result = call.runtime.block_on(call.client.get_things());
-    Ok(finish(&call.client, ("get_things", false), result, call.json, call.output))
+mod operations_things {
+    use super::*;
+
+    /// `get-things`: calls `get_things`.
+    pub(super) fn get_things(call: &Call, _: &ArgMatches) -> Outcome {
+        let result = call.block_on(call.client.get_things());
+        Ok(finish(call, ("get_things", false), result))
+    }
 }
 
-/// `echo-filters`: its flags and help.
 #[cfg(feature = "filters")]
-fn echo_filters_command() -> Command {
-    Command::new("echo-filters")
-        .about("`GET /filters`")
-        .long_about("`GET /filters` (operation `echoFilters`).")
-        .arg(
-            Arg::new("q")
-                .long("q")
-                .value_name("TEXT")
-                .required(false)
-                .help("query parameter `q`"),
-        )
-        .arg(
-            Arg::new("metadata")
-                .long("metadata")
-                .value_name("VALUE")
-                .required(false)
-                .help("query parameter `metadata`"),
-        )
-        .arg(
-            Arg::new("page")
-                .long("page")
-                .value_name("VALUE")
-                .required(false)
-                .help("query parameter `page`"),
-        )
-        .arg(
-            Arg::new("point")
-                .long("point")
-                .value_name("VALUE")
-                .required(false)
-                .help("query parameter `point`"),
-        )
-        .arg(
-            Arg::new("range")
-                .long("range")
-                .value_name("VALUE")
-                .required(true)
-                .help("query parameter `range`"),
-        )
-}
+use operations_filters::*;
 
-/// `echo-filters`: calls `echoFilters`.
 #[cfg(feature = "filters")]
-fn echo_filters(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let range: types::Range = support::required(m, "range")?;
-    let options = EchoFiltersOptions::default()
-        .with_q(support::optional::<String>(m, "q")?)
-        .with_metadata(support::optional::<types::Metadata>(m, "metadata")?)
-        .with_page(support::optional::<types::Page>(m, "page")?)
-        .with_point(support::optional::<types::Point>(m, "point")?);
-    let result = call.runtime.block_on(call.client.echo_filters_with(&range, options));
-    Ok(finish(&call.client, ("echoFilters", false), result, call.json, call.output))
+mod operations_filters {
+    use super::*;
+
+    /// `echo-filters`: calls `echoFilters`.
+    pub(super) fn echo_filters(call: &Call, m: &ArgMatches) -> Outcome {
+        let range: types::Range = support::required(m, "range")?;
+        let options = EchoFiltersOptions::default()
+            .with_q(support::optional::<String>(m, "q")?)
+            .with_metadata(support::optional::<types::Metadata>(m, "metadata")?)
+            .with_page(support::optional::<types::Page>(m, "page")?)
+            .with_point(support::optional::<types::Point>(m, "point")?);
+        let result = call.block_on(call.client.echo_filters_with(&range, options));
+        Ok(finish(call, ("echoFilters", false), result))
+    }
 }
 
-/// `echo-choices`: its flags and help.
 #[cfg(feature = "choices")]
-fn echo_choices_command() -> Command {
-    support::body_args(
-            Command::new("echo-choices")
-                .about("`POST /choices`")
-                .long_about("`POST /choices` (operation `echoChoices`)."),
-        )
-        .arg(
-            Arg::new("chunking")
-                .long("chunking")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help(
-                    "Body property `chunking`: No discriminator, but each variant pins `type` to its own value (openai's chunking",
-                ),
-        )
-        .arg(
-            Arg::new("tool-choice")
-                .long("tool-choice")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help(
-                    "Body property `tool_choice`: A string, or an object of two kinds told apart by `type` (openai's `tool_choice`):",
-                ),
-        )
-        .arg(
-            Arg::new("actions")
-                .long("actions")
-                .value_name("JSON-ARRAY")
-                .help_heading(support::BODY)
-                .help("Body property `actions`"),
-        )
-        .arg(
-            Arg::new("sparse")
-                .long("sparse")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help(
-                    "Body property `sparse`: Items and map values that may be `null` (api.github.com's gist `files`, whose values",
-                ),
-        )
-        .arg(
-            Arg::new("net")
-                .long("net")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help("Body property `net`"),
-        )
-        .arg(
-            Arg::new("update")
-                .long("update")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help(
-                    "Body property `update`: Two kinds of update without a tag, the first naming fewer members (discord's channel",
-                ),
-        )
-}
+use operations_choices::*;
 
-/// `echo-choices`: calls `echoChoices`.
 #[cfg(feature = "choices")]
-fn echo_choices(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let body: Option<types::EchoChoicesBody> = support::body(
-        m,
-        &[
-            ("chunking", "chunking"),
-            ("tool-choice", "tool_choice"),
-            ("actions", "actions"),
-            ("sparse", "sparse"),
-            ("net", "net"),
-            ("update", "update"),
-        ],
-    )?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.echo_choices(&body));
-    Ok(finish(&call.client, ("echoChoices", false), result, call.json, call.output))
+mod operations_choices {
+    use super::*;
+
+    /// `echo-choices`: calls `echoChoices`.
+    pub(super) fn echo_choices(call: &Call, m: &ArgMatches) -> Outcome {
+        let body: Option<types::EchoChoicesBody> = support::body(
+            m,
+            &[
+                ("chunking", "chunking"),
+                ("tool-choice", "tool_choice"),
+                ("actions", "actions"),
+                ("sparse", "sparse"),
+                ("net", "net"),
+                ("update", "update"),
+            ],
+        )?;
+        let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+        let result = call.block_on(call.client.echo_choices(&body));
+        Ok(finish(call, ("echoChoices", false), result))
+    }
 }
 
-/// `echo-labels`: its flags and help.
 #[cfg(feature = "labels")]
-fn echo_labels_command() -> Command {
-    Command::new("echo-labels")
-        .about("`GET /labels/{names}`")
-        .long_about("`GET /labels/{names}` (operation `echoLabels`).")
-        .arg(
-            Arg::new("names")
-                .long("names")
-                .value_name("JSON-ARRAY")
-                .required(true)
-                .help("path parameter `names`"),
-        )
-        .arg(
-            Arg::new("csv")
-                .long("csv")
-                .value_name("JSON-ARRAY")
-                .required(false)
-                .help("query parameter `csv`"),
-        )
-        .arg(
-            Arg::new("pipes")
-                .long("pipes")
-                .value_name("JSON-ARRAY")
-                .required(false)
-                .help("query parameter `pipes`"),
-        )
-        .arg(
-            Arg::new("spaced")
-                .long("spaced")
-                .value_name("JSON-ARRAY")
-                .required(false)
-                .help("query parameter `spaced`"),
-        )
-        .arg(
-            Arg::new("jar")
-                .long("jar")
-                .value_name("JSON-ARRAY")
-                .required(false)
-                .help("cookie parameter `jar`"),
-        )
-        .arg(
-            Arg::new("crumbs")
-                .long("crumbs")
-                .value_name("JSON-ARRAY")
-                .required(false)
-                .help("cookie parameter `crumbs`"),
-        )
-}
+use operations_labels::*;
 
-/// `echo-labels`: calls `echoLabels`.
 #[cfg(feature = "labels")]
-fn echo_labels(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let names: Vec<String> = support::required(m, "names")?;
-    let options = EchoLabelsOptions::default()
-        .with_csv(support::optional::<Vec<String>>(m, "csv")?)
-        .with_pipes(support::optional::<Vec<String>>(m, "pipes")?)
-        .with_spaced(support::optional::<Vec<i64>>(m, "spaced")?)
-        .with_jar(support::optional::<Vec<String>>(m, "jar")?)
-        .with_crumbs(support::optional::<Vec<String>>(m, "crumbs")?);
-    let result = call.runtime.block_on(call.client.echo_labels_with(&names, options));
-    Ok(finish(&call.client, ("echoLabels", false), result, call.json, call.output))
+mod operations_labels {
+    use super::*;
+
+    /// `echo-labels`: calls `echoLabels`.
+    pub(super) fn echo_labels(call: &Call, m: &ArgMatches) -> Outcome {
+        let names: Vec<String> = support::required(m, "names")?;
+        let options = EchoLabelsOptions::default()
+            .with_csv(support::optional::<Vec<String>>(m, "csv")?)
+            .with_pipes(support::optional::<Vec<String>>(m, "pipes")?)
+            .with_spaced(support::optional::<Vec<i64>>(m, "spaced")?)
+            .with_jar(support::optional::<Vec<String>>(m, "jar")?)
+            .with_crumbs(support::optional::<Vec<String>>(m, "crumbs")?);
+        let result = call.block_on(call.client.echo_labels_with(&names, options));
+        Ok(finish(call, ("echoLabels", false), result))
+    }
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.
 fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-    client: &Client,
+    call: &Call,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
-    json: bool,
-    output: support::Output,
 ) -> ExitCode {
-    report(client, operation, result, output, |value| support::print_value(value, json))
+    report(
+        &call.client,
+        operation,
+        result,
+        call.output,
+        |value| support::print_value(value, call.json),
+    )
 }
 
 /// As `finish`, for answers that are an enum of several success statuses.
 fn finish_debug<T: std::fmt::Debug, E: std::fmt::Debug + serde::Serialize>(
-    client: &Client,
+    call: &Call,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
-    _json: bool,
-    output: support::Output,
 ) -> ExitCode {
-    report(client, operation, result, output, |value| println!("{value:#?}"))
+    report(&call.client, operation, result, call.output, |value| println!("{value:#?}"))
 }
 
 /// The client's multipart form of the parts `--field` and `--file` gave.

@@ -13,7 +13,11 @@
 
 pub use apigen_cli_runtime as support;
 use std::process::ExitCode;
-use clap::{Arg, ArgMatches, Command};
+
+/// How the command line ends: its exit status (`Err`: an early exit, its message
+/// printed).
+type Outcome = Result<ExitCode, ExitCode>;
+use clap::{ArgMatches, Command};
 use formats_client::client::*;
 use formats_client::runtime;
 use formats_client::{Client, Error, RequestOptions, ResponseValue};
@@ -38,18 +42,22 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
-    let subcommands: &[fn() -> Command] = &[
-        #[cfg(feature = "amounts")]
-        put_held_amount_command,
-        #[cfg(feature = "amounts")]
-        post_amounts_command,
-        #[cfg(feature = "events")]
-        get_event_command,
-        #[cfg(feature = "events")]
-        put_event_command,
-    ];
-    support::global_args(cmd, &[]).subcommands(subcommands.iter().map(|build| build()))
+    support::global_args(cmd, &[])
+        .subcommands(support::commands::commands(COMMANDS, ENABLED))
 }
+
+/// Each subcommand's name, help and flags: data the runtime builds the command
+/// line from (`commands.json`, beside this file).
+const COMMANDS: &str = include_str!("commands.json");
+
+/// The cargo features this build has on: the commands of their operations are
+/// offered.
+const ENABLED: &[&str] = &[
+    #[cfg(feature = "amounts")]
+    "amounts",
+    #[cfg(feature = "events")]
+    "events",
+];
 
 /// What every subcommand's call needs: the client, the runtime that drives it, and the
 /// flags that shape the output.
@@ -62,9 +70,16 @@ struct Call {
     output: support::Output,
 }
 
+impl Call {
+    /// Drives the client's call to its end on this command line's runtime.
+    fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
+        self.runtime.block_on(call)
+    }
+}
+
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
 /// early exit whose message is printed.
-fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+fn run(m: &ArgMatches) -> Outcome {
     let json = m.get_flag("json");
     let output = support::Output::from_matches(m);
     let base_url = m
@@ -138,376 +153,109 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
 }
 
-/// `put-held-amount`: its flags and help.
 #[cfg(feature = "amounts")]
-fn put_held_amount_command() -> Command {
-    support::body_args(
-            Command::new("put-held-amount")
-                .about(
-                    "Echoes a body the server holds to its schema as written (its `not`), where the decimal is still read from the bytes.",
-                )
-                .long_about(
-                    "Echoes a body the server holds to its schema as written (its `not`), where the decimal is still read from the bytes.\n\n`PUT /amounts` (operation `putHeldAmount`).",
-                ),
-        )
-        .arg(
-            Arg::new("price")
-                .long("price")
-                .value_name("NUMBER")
-                .help_heading(support::BODY)
-                .help("Body property `price`"),
-        )
-}
+use operations_amounts::*;
 
-/// `put-held-amount`: calls `putHeldAmount`.
 #[cfg(feature = "amounts")]
-fn put_held_amount(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let body: Option<types::HeldAmount> = support::body(m, &[("price", "price")])?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.put_held_amount(&body));
-    Ok(finish(&call.client, ("putHeldAmount", false), result, call.json, call.output))
+mod operations_amounts {
+    use super::*;
+
+    /// `put-held-amount`: calls `putHeldAmount`.
+    pub(super) fn put_held_amount(call: &Call, m: &ArgMatches) -> Outcome {
+        let body: Option<types::HeldAmount> = support::body(m, &[("price", "price")])?;
+        let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+        let result = call.block_on(call.client.put_held_amount(&body));
+        Ok(finish(call, ("putHeldAmount", false), result))
+    }
+
+    /// `post-amounts`: calls `postAmounts`.
+    pub(super) fn post_amounts(call: &Call, m: &ArgMatches) -> Outcome {
+        let total: crate::runtime::decimal::Decimal = support::required(m, "total")?;
+        let options = PostAmountsOptions::default()
+            .with_least(
+                support::optional::<crate::runtime::decimal::Decimal>(m, "least")?,
+            )
+            .with_x_big(
+                support::optional::<crate::runtime::decimal::Decimal>(m, "x-big")?,
+            );
+        let body: Option<types::Amounts> = support::body(
+            m,
+            &[
+                ("price", "price"),
+                ("big", "big"),
+                ("tier", "tier"),
+                ("parts", "parts"),
+                ("text", "text"),
+                ("echoed", "echoed"),
+            ],
+        )?;
+        let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+        let result = call.block_on(call.client.post_amounts_with(total, &body, options));
+        Ok(finish(call, ("postAmounts", false), result))
+    }
 }
 
-/// `post-amounts`: its flags and help.
-#[cfg(feature = "amounts")]
-fn post_amounts_command() -> Command {
-    support::body_args(
-            Command::new("post-amounts")
-                .about(
-                    "Echoes the body, with what the parameters were read as in `echoed`.",
-                )
-                .long_about(
-                    "Echoes the body, with what the parameters were read as in `echoed`.\n\n`POST /amounts/{total}` (operation `postAmounts`).",
-                )
-                .arg(
-                    Arg::new("total")
-                        .long("total")
-                        .value_name("NUMBER")
-                        .required(true)
-                        .help("path parameter `total`"),
-                )
-                .arg(
-                    Arg::new("least")
-                        .long("least")
-                        .value_name("NUMBER")
-                        .required(false)
-                        .help("query parameter `least`"),
-                )
-                .arg(
-                    Arg::new("x-big")
-                        .long("x-big")
-                        .value_name("INTEGER")
-                        .required(false)
-                        .help("header parameter `X-Big`"),
-                ),
-        )
-        .arg(
-            Arg::new("price")
-                .long("price")
-                .value_name("NUMBER")
-                .help_heading(support::BODY)
-                .help("Body property `price`"),
-        )
-        .arg(
-            Arg::new("big")
-                .long("big")
-                .value_name("INTEGER")
-                .help_heading(support::BODY)
-                .help("Body property `big`"),
-        )
-        .arg(
-            Arg::new("tier")
-                .long("tier")
-                .value_name("INTEGER")
-                .help_heading(support::BODY)
-                .help("Body property `tier`"),
-        )
-        .arg(
-            Arg::new("parts")
-                .long("parts")
-                .value_name("JSON-ARRAY")
-                .help_heading(support::BODY)
-                .help("Body property `parts`"),
-        )
-        .arg(
-            Arg::new("text")
-                .long("text")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `text`"),
-        )
-        .arg(
-            Arg::new("echoed")
-                .long("echoed")
-                .value_name("JSON-ARRAY")
-                .help_heading(support::BODY)
-                .help("Body property `echoed`"),
-        )
-}
-
-/// `post-amounts`: calls `postAmounts`.
-#[cfg(feature = "amounts")]
-fn post_amounts(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let total: crate::runtime::decimal::Decimal = support::required(m, "total")?;
-    let options = PostAmountsOptions::default()
-        .with_least(support::optional::<crate::runtime::decimal::Decimal>(m, "least")?)
-        .with_x_big(support::optional::<crate::runtime::decimal::Decimal>(m, "x-big")?);
-    let body: Option<types::Amounts> = support::body(
-        m,
-        &[
-            ("price", "price"),
-            ("big", "big"),
-            ("tier", "tier"),
-            ("parts", "parts"),
-            ("text", "text"),
-            ("echoed", "echoed"),
-        ],
-    )?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
-    };
-    let result = call
-        .runtime
-        .block_on(call.client.post_amounts_with(total, &body, options));
-    Ok(finish(&call.client, ("postAmounts", false), result, call.json, call.output))
-}
-
-/// `get-event`: its flags and help.
 #[cfg(feature = "events")]
-fn get_event_command() -> Command {
-    Command::new("get-event")
-        .about("`GET /events/{id}`")
-        .long_about("`GET /events/{id}` (operation `getEvent`).")
-        .arg(
-            Arg::new("id")
-                .long("id")
-                .value_name("VALUE")
-                .required(true)
-                .help("path parameter `id`"),
-        )
-        .arg(
-            Arg::new("since")
-                .long("since")
-                .value_name("VALUE")
-                .required(false)
-                .help("query parameter `since`"),
-        )
-        .arg(
-            Arg::new("day")
-                .long("day")
-                .value_name("VALUE")
-                .required(false)
-                .help(
-                    "A default of a typed format is documented, not applied (an `Option`).",
-                ),
-        )
-        .arg(
-            Arg::new("related")
-                .long("related")
-                .value_name("JSON-ARRAY")
-                .required(false)
-                .help("query parameter `related`"),
-        )
-        .arg(
-            Arg::new("x-client-ip")
-                .long("x-client-ip")
-                .value_name("VALUE")
-                .required(false)
-                .help("header parameter `X-Client-Ip`"),
-        )
-        .arg(
-            Arg::new("x-peer")
-                .long("x-peer")
-                .value_name("VALUE")
-                .required(false)
-                .help("header parameter `X-Peer`"),
-        )
-        .arg(
-            Arg::new("owner")
-                .long("owner")
-                .value_name("TEXT")
-                .required(false)
-                .help("query parameter `owner`"),
-        )
-}
+use operations_events::*;
 
-/// `get-event`: calls `getEvent`.
 #[cfg(feature = "events")]
-fn get_event(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let id: uuid::Uuid = support::required(m, "id")?;
-    let options = GetEventOptions::default()
-        .with_since(support::optional::<jiff::Timestamp>(m, "since")?)
-        .with_day(support::optional::<jiff::civil::Date>(m, "day")?)
-        .with_related(support::optional::<Vec<uuid::Uuid>>(m, "related")?)
-        .with_x_client_ip(support::optional::<std::net::Ipv4Addr>(m, "x-client-ip")?)
-        .with_x_peer(support::optional::<std::net::Ipv6Addr>(m, "x-peer")?)
-        .with_owner(support::optional::<String>(m, "owner")?);
-    let result = call.runtime.block_on(call.client.get_event_with(id, options));
-    Ok(finish(&call.client, ("getEvent", false), result, call.json, call.output))
-}
+mod operations_events {
+    use super::*;
 
-/// `put-event`: its flags and help.
-#[cfg(feature = "events")]
-fn put_event_command() -> Command {
-    support::body_args(
-            Command::new("put-event")
-                .about("`PUT /events/{id}`")
-                .long_about("`PUT /events/{id}` (operation `putEvent`).")
-                .arg(
-                    Arg::new("id")
-                        .long("id")
-                        .value_name("VALUE")
-                        .required(true)
-                        .help("path parameter `id`"),
-                ),
-        )
-        .arg(
-            Arg::new("id-2")
-                .long("id-2")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help("Body property `id`"),
-        )
-        .arg(
-            Arg::new("at")
-                .long("at")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help("Body property `at`"),
-        )
-        .arg(
-            Arg::new("day")
-                .long("day")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help("Body property `day`"),
-        )
-        .arg(
-            Arg::new("ends")
-                .long("ends")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help("Body property `ends`"),
-        )
-        .arg(
-            Arg::new("v4")
-                .long("v4")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help("Body property `v4`"),
-        )
-        .arg(
-            Arg::new("v6")
-                .long("v6")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help("Body property `v6`"),
-        )
-        .arg(
-            Arg::new("related")
-                .long("related")
-                .value_name("JSON-ARRAY")
-                .help_heading(support::BODY)
-                .help("Body property `related`"),
-        )
-        .arg(
-            Arg::new("holidays")
-                .long("holidays")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help("Body property `holidays`"),
-        )
-        .arg(
-            Arg::new("code")
-                .long("code")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help(
-                    "Body property `code`: Length and pattern beside a format are the UUID parser's to decide.",
-                ),
-        )
-        .arg(
-            Arg::new("homepage")
-                .long("homepage")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `homepage`"),
-        )
-        .arg(
-            Arg::new("contact")
-                .long("contact")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `contact`"),
-        )
-        .arg(
-            Arg::new("host")
-                .long("host")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `host`"),
-        )
-        .arg(
-            Arg::new("link")
-                .long("link")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `link`"),
-        )
-}
+    /// `get-event`: calls `getEvent`.
+    pub(super) fn get_event(call: &Call, m: &ArgMatches) -> Outcome {
+        let id: uuid::Uuid = support::required(m, "id")?;
+        let options = GetEventOptions::default()
+            .with_since(support::optional::<jiff::Timestamp>(m, "since")?)
+            .with_day(support::optional::<jiff::civil::Date>(m, "day")?)
+            .with_related(support::optional::<Vec<uuid::Uuid>>(m, "related")?)
+            .with_x_client_ip(support::optional::<std::net::Ipv4Addr>(m, "x-client-ip")?)
+            .with_x_peer(support::optional::<std::net::Ipv6Addr>(m, "x-peer")?)
+            .with_owner(support::optional::<String>(m, "owner")?);
+        let result = call.block_on(call.client.get_event_with(id, options));
+        Ok(finish(call, ("getEvent", false), result))
+    }
 
-/// `put-event`: calls `putEvent`.
-#[cfg(feature = "events")]
-fn put_event(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let id: uuid::Uuid = support::required(m, "id")?;
-    let body: Option<types::Event> = support::body(
-        m,
-        &[
-            ("id-2", "id"),
-            ("at", "at"),
-            ("day", "day"),
-            ("ends", "ends"),
-            ("v4", "v4"),
-            ("v6", "v6"),
-            ("related", "related"),
-            ("holidays", "holidays"),
-            ("code", "code"),
-            ("homepage", "homepage"),
-            ("contact", "contact"),
-            ("host", "host"),
-            ("link", "link"),
-        ],
-    )?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.put_event(id, &body));
-    Ok(finish(&call.client, ("putEvent", false), result, call.json, call.output))
+    /// `put-event`: calls `putEvent`.
+    pub(super) fn put_event(call: &Call, m: &ArgMatches) -> Outcome {
+        let id: uuid::Uuid = support::required(m, "id")?;
+        let body: Option<types::Event> = support::body(
+            m,
+            &[
+                ("id-2", "id"),
+                ("at", "at"),
+                ("day", "day"),
+                ("ends", "ends"),
+                ("v4", "v4"),
+                ("v6", "v6"),
+                ("related", "related"),
+                ("holidays", "holidays"),
+                ("code", "code"),
+                ("homepage", "homepage"),
+                ("contact", "contact"),
+                ("host", "host"),
+                ("link", "link"),
+            ],
+        )?;
+        let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+        let result = call.block_on(call.client.put_event(id, &body));
+        Ok(finish(call, ("putEvent", false), result))
+    }
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.
 fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-    client: &Client,
+    call: &Call,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
-    json: bool,
-    output: support::Output,
 ) -> ExitCode {
-    report(client, operation, result, output, |value| support::print_value(value, json))
+    report(
+        &call.client,
+        operation,
+        result,
+        call.output,
+        |value| support::print_value(value, call.json),
+    )
 }
 
 /// `operation`: its id, and whether the document deprecates it (then the warning was

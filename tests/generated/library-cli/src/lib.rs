@@ -13,7 +13,11 @@
 
 pub use apigen_cli_runtime as support;
 use std::process::ExitCode;
-use clap::{Arg, ArgMatches, Command};
+
+/// How the command line ends: its exit status (`Err`: an early exit, its message
+/// printed).
+type Outcome = Result<ExitCode, ExitCode>;
+use clap::{ArgMatches, Command};
 use library_client::client::*;
 use library_client::{Client, Error, RequestOptions, ResponseValue};
 use library_client::runtime::progress::Direction;
@@ -38,19 +42,22 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
-    let subcommands: &[fn() -> Command] = &[
-        #[cfg(feature = "books")]
-        search_books_command,
-        #[cfg(feature = "books")]
-        get_books_isbn_command,
-        #[cfg(feature = "books")]
-        withdraw_book_command,
-        #[cfg(feature = "members")]
-        lend_book_command,
-    ];
     support::global_args(cmd, &["local"])
-        .subcommands(subcommands.iter().map(|build| build()))
+        .subcommands(support::commands::commands(COMMANDS, ENABLED))
 }
+
+/// Each subcommand's name, help and flags: data the runtime builds the command
+/// line from (`commands.json`, beside this file).
+const COMMANDS: &str = include_str!("commands.json");
+
+/// The cargo features this build has on: the commands of their operations are
+/// offered.
+const ENABLED: &[&str] = &[
+    #[cfg(feature = "books")]
+    "books",
+    #[cfg(feature = "members")]
+    "members",
+];
 
 /// What every subcommand's call needs: the client, the runtime that drives it, and the
 /// flags that shape the output.
@@ -65,9 +72,16 @@ struct Call {
     output: support::Output,
 }
 
+impl Call {
+    /// Drives the client's call to its end on this command line's runtime.
+    fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
+        self.runtime.block_on(call)
+    }
+}
+
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
 /// early exit whose message is printed.
-fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+fn run(m: &ArgMatches) -> Outcome {
     let json = m.get_flag("json");
     let output = support::Output::from_matches(m);
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
@@ -154,178 +168,92 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
 }
 
-/// `search-books`: its flags and help.
 #[cfg(feature = "books")]
-fn search_books_command() -> Command {
-    Command::new("search-books")
-        .about("`GET /books`")
-        .long_about("`GET /books` (operation `searchBooks`).")
-        .arg(
-            Arg::new("format")
-                .long("format")
-                .value_name("JSON-ARRAY")
-                .required(false)
-                .help("query parameter `format`"),
-        )
-        .arg(
-            Arg::new("available")
-                .long("available")
-                .value_name("BOOL")
-                .required(false)
-                .help("query parameter `available`"),
-        )
-        .arg(
-            Arg::new("min-rating")
-                .long("min-rating")
-                .value_name("NUMBER")
-                .required(false)
-                .help("query parameter `minRating`"),
-        )
-        .arg(
-            Arg::new("x-request-id")
-                .long("x-request-id")
-                .value_name("TEXT")
-                .required(false)
-                .help("header parameter `X-Request-Id`"),
-        )
-}
+use operations_books::*;
 
-/// `search-books`: calls `searchBooks`.
 #[cfg(feature = "books")]
-fn search_books(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("LIBRARY_API_KEY is not set; set it to your API key"));
+mod operations_books {
+    use super::*;
+
+    /// `search-books`: calls `searchBooks`.
+    pub(super) fn search_books(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("LIBRARY_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let options = SearchBooksOptions::default()
+            .with_format(support::optional::<Vec<types::Format>>(m, "format")?)
+            .with_available(support::optional::<bool>(m, "available")?)
+            .with_min_rating(support::optional::<f64>(m, "min-rating")?)
+            .with_x_request_id(support::optional::<String>(m, "x-request-id")?);
+        let result = call.block_on(call.client.search_books_with(options));
+        Ok(finish(call, ("searchBooks", false), result))
     }
-    let options = SearchBooksOptions::default()
-        .with_format(support::optional::<Vec<types::Format>>(m, "format")?)
-        .with_available(support::optional::<bool>(m, "available")?)
-        .with_min_rating(support::optional::<f64>(m, "min-rating")?)
-        .with_x_request_id(support::optional::<String>(m, "x-request-id")?);
-    let result = call.runtime.block_on(call.client.search_books_with(options));
-    Ok(finish(&call.client, ("searchBooks", false), result, call.json, call.output))
-}
 
-/// `get-books-isbn`: its flags and help.
-#[cfg(feature = "books")]
-fn get_books_isbn_command() -> Command {
-    Command::new("get-books-isbn")
-        .about("`GET /books/{isbn}`")
-        .long_about("`GET /books/{isbn}` (operation `get_books_isbn`).")
-        .arg(
-            Arg::new("isbn")
-                .long("isbn")
-                .value_name("TEXT")
-                .required(true)
-                .help("path parameter `isbn`"),
-        )
-}
-
-/// `get-books-isbn`: calls `get_books_isbn`.
-#[cfg(feature = "books")]
-fn get_books_isbn(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("LIBRARY_API_KEY is not set; set it to your API key"));
+    /// `get-books-isbn`: calls `get_books_isbn`.
+    pub(super) fn get_books_isbn(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("LIBRARY_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let isbn: String = support::required(m, "isbn")?;
+        let result = call.block_on(call.client.get_books_isbn(&isbn));
+        Ok(finish(call, ("get_books_isbn", false), result))
     }
-    let isbn: String = support::required(m, "isbn")?;
-    let result = call.runtime.block_on(call.client.get_books_isbn(&isbn));
-    Ok(finish(&call.client, ("get_books_isbn", false), result, call.json, call.output))
-}
 
-/// `withdraw-book`: its flags and help.
-#[cfg(feature = "books")]
-fn withdraw_book_command() -> Command {
-    Command::new("withdraw-book")
-        .about("`DELETE /books/{isbn}`")
-        .long_about("`DELETE /books/{isbn}` (operation `withdrawBook`).")
-        .arg(
-            Arg::new("isbn")
-                .long("isbn")
-                .value_name("TEXT")
-                .required(true)
-                .help("path parameter `isbn`"),
-        )
-}
-
-/// `withdraw-book`: calls `withdrawBook`.
-#[cfg(feature = "books")]
-fn withdraw_book(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("LIBRARY_API_KEY is not set; set it to your API key"));
+    /// `withdraw-book`: calls `withdrawBook`.
+    pub(super) fn withdraw_book(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("LIBRARY_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let isbn: String = support::required(m, "isbn")?;
+        let result = call.block_on(call.client.withdraw_book(&isbn));
+        Ok(finish(call, ("withdrawBook", false), result))
     }
-    let isbn: String = support::required(m, "isbn")?;
-    let result = call.runtime.block_on(call.client.withdraw_book(&isbn));
-    Ok(finish(&call.client, ("withdrawBook", false), result, call.json, call.output))
 }
 
-/// `lend-book`: its flags and help.
 #[cfg(feature = "members")]
-fn lend_book_command() -> Command {
-    support::body_args(
-            Command::new("lend-book")
-                .about("`POST /members/{memberId}/loans`")
-                .long_about("`POST /members/{memberId}/loans` (operation `lendBook`).")
-                .arg(
-                    Arg::new("member-id")
-                        .long("member-id")
-                        .value_name("INTEGER")
-                        .required(true)
-                        .help("path parameter `memberId`"),
-                ),
-        )
-        .arg(
-            Arg::new("isbn")
-                .long("isbn")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `isbn`"),
-        )
-        .arg(
-            Arg::new("member")
-                .long("member")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help("Body property `member`"),
-        )
-        .arg(
-            Arg::new("notes")
-                .long("notes")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help("Body property `notes`: Free notes by topic; one or two of them."),
-        )
-}
+use operations_members::*;
 
-/// `lend-book`: calls `lendBook`.
 #[cfg(feature = "members")]
-fn lend_book(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("LIBRARY_API_KEY is not set; set it to your API key"));
+mod operations_members {
+    use super::*;
+
+    /// `lend-book`: calls `lendBook`.
+    pub(super) fn lend_book(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("LIBRARY_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let member_id: i64 = support::required(m, "member-id")?;
+        let body: Option<types::LoanRequest> = support::body(
+            m,
+            &[("isbn", "isbn"), ("member", "member"), ("notes", "notes")],
+        )?;
+        let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+        let result = call.block_on(call.client.lend_book(member_id, &body));
+        Ok(finish(call, ("lendBook", false), result))
     }
-    let member_id: i64 = support::required(m, "member-id")?;
-    let body: Option<types::LoanRequest> = support::body(
-        m,
-        &[("isbn", "isbn"), ("member", "member"), ("notes", "notes")],
-    )?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.lend_book(member_id, &body));
-    Ok(finish(&call.client, ("lendBook", false), result, call.json, call.output))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.
 fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-    client: &Client,
+    call: &Call,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
-    json: bool,
-    output: support::Output,
 ) -> ExitCode {
-    report(client, operation, result, output, |value| support::print_value(value, json))
+    report(
+        &call.client,
+        operation,
+        result,
+        call.output,
+        |value| support::print_value(value, call.json),
+    )
 }
 
 /// `operation`: its id, and whether the document deprecates it (then the warning was

@@ -31,7 +31,11 @@
 
 pub use apigen_cli_runtime as support;
 use std::process::ExitCode;
-use clap::{Arg, ArgMatches, Command};
+
+/// How the command line ends: its exit status (`Err`: an early exit, its message
+/// printed).
+type Outcome = Result<ExitCode, ExitCode>;
+use clap::{ArgMatches, Command};
 use oas31_client::client::*;
 use oas31_client::{Client, Error, RequestOptions, ResponseValue};
 use oas31_client::runtime::progress::Direction;
@@ -56,41 +60,48 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
-    let subcommands: &[fn() -> Command] = &[
-        #[cfg(feature = "records")]
-        add_record_command,
-        #[cfg(feature = "labels")]
-        put_labels_command,
-        #[cfg(feature = "shipments")]
-        add_shipment_command,
-        #[cfg(feature = "gates")]
-        add_gate_command,
-        #[cfg(feature = "gate-log")]
-        gate_log_command,
-        #[cfg(feature = "gate-openings")]
-        open_gate_command,
-        #[cfg(feature = "gate-notes")]
-        add_gate_note_command,
-        #[cfg(feature = "gate-photos")]
-        add_gate_photo_command,
-        #[cfg(feature = "gate-visits")]
-        add_gate_visit_command,
-        #[cfg(feature = "commands")]
-        list_commands_command,
-        #[cfg(feature = "commands")]
-        put_commands_command,
-        #[cfg(feature = "reviews")]
-        request_reviews_command,
-        #[cfg(feature = "gist-files")]
-        edit_gist_file_command,
-        #[cfg(feature = "image-refs")]
-        add_image_ref_command,
-        #[cfg(feature = "moderation")]
-        put_moderation_command,
-    ];
     support::global_args(cmd, &["localhost_v31"])
-        .subcommands(subcommands.iter().map(|build| build()))
+        .subcommands(support::commands::commands(COMMANDS, ENABLED))
 }
+
+/// Each subcommand's name, help and flags: data the runtime builds the command
+/// line from (`commands.json`, beside this file).
+const COMMANDS: &str = include_str!("commands.json");
+
+/// The cargo features this build has on: the commands of their operations are
+/// offered.
+const ENABLED: &[&str] = &[
+    #[cfg(feature = "records")]
+    "records",
+    #[cfg(feature = "labels")]
+    "labels",
+    #[cfg(feature = "shipments")]
+    "shipments",
+    #[cfg(feature = "gates")]
+    "gates",
+    #[cfg(feature = "gate-log")]
+    "gate-log",
+    #[cfg(feature = "gate-openings")]
+    "gate-openings",
+    #[cfg(feature = "gate-notes")]
+    "gate-notes",
+    #[cfg(feature = "gate-photos")]
+    "gate-photos",
+    #[cfg(feature = "gate-visits")]
+    "gate-visits",
+    #[cfg(feature = "commands")]
+    "commands",
+    #[cfg(feature = "reviews")]
+    "reviews",
+    #[cfg(feature = "gist-files")]
+    "gist-files",
+    #[cfg(feature = "image-refs")]
+    "image-refs",
+    #[cfg(feature = "moderation")]
+    "moderation",
+    #[cfg(feature = "unused-schemas")]
+    "unused-schemas",
+];
 
 /// What every subcommand's call needs: the client, the runtime that drives it, and the
 /// flags that shape the output.
@@ -103,9 +114,16 @@ struct Call {
     output: support::Output,
 }
 
+impl Call {
+    /// Drives the client's call to its end on this command line's runtime.
+    fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
+        self.runtime.block_on(call)
+    }
+}
+
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
 /// early exit whose message is printed.
-fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+fn run(m: &ArgMatches) -> Outcome {
     let json = m.get_flag("json");
     let output = support::Output::from_matches(m);
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
@@ -204,767 +222,341 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
 }
 
-/// `add-record`: its flags and help.
 #[cfg(feature = "records")]
-fn add_record_command() -> Command {
-    support::body_args(
-            Command::new("add-record")
-                .about("Stores a record and returns it as stored.")
-                .long_about(
-                    "Stores a record and returns it as stored.\n\n`POST /records` (operation `addRecord`).",
-                ),
-        )
-        .arg(
-            Arg::new("id")
-                .long("id")
-                .value_name("INTEGER")
-                .help_heading(support::BODY)
-                .help("Body property `id`"),
-        )
-        .arg(
-            Arg::new("kind")
-                .long("kind")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help("Body property `kind`: Always `record`."),
-        )
-        .arg(
-            Arg::new("version")
-                .long("version")
-                .value_name("INTEGER")
-                .help_heading(support::BODY)
-                .help("Body property `version`"),
-        )
-        .arg(
-            Arg::new("note")
-                .long("note")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `note`: Required, but may be null."),
-        )
-        .arg(
-            Arg::new("nickname")
-                .long("nickname")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `nickname`: May be left out or be null."),
-        )
-        .arg(
-            Arg::new("owner")
-                .long("owner")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help(
-                    "Body property `owner`: Required; null when nobody owns it (the FastAPI/pydantic spelling).",
-                ),
-        )
-        .arg(
-            Arg::new("reviewer")
-                .long("reviewer")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help("Body property `reviewer`"),
-        )
-        .arg(
-            Arg::new("score")
-                .long("score")
-                .value_name("NUMBER")
-                .help_heading(support::BODY)
-                .help("Body property `score`"),
-        )
-        .arg(
-            Arg::new("backup")
-                .long("backup")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help(
-                    "Body property `backup`: The same owner type, documented here (a `$ref` with a sibling).",
-                ),
-        )
-        .arg(
-            Arg::new("deputy")
-                .long("deputy")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help(
-                    "Body property `deputy`: A `$ref` whose sibling adds a constraint, merged like `allOf`.",
-                ),
-        )
-        .arg(
-            Arg::new("key")
-                .long("key")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help("Body property `key`: A string or an integer."),
-        )
-        .arg(
-            Arg::new("digest")
-                .long("digest")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help("Body property `digest`"),
-        )
-        .arg(
-            Arg::new("anything")
-                .long("anything")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help("Body property `anything`"),
-        )
-        .arg(
-            Arg::new("extra")
-                .long("extra")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help(
-                    "Body property `extra`: Checked only by the other keywords (if/then is not checked).",
-                ),
-        )
-}
+use operations_records::*;
 
-/// `add-record`: calls `addRecord`.
 #[cfg(feature = "records")]
-fn add_record(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let body: Option<types::Record> = support::body(
-        m,
-        &[
-            ("id", "id"),
-            ("kind", "kind"),
-            ("version", "version"),
-            ("note", "note"),
-            ("nickname", "nickname"),
-            ("owner", "owner"),
-            ("reviewer", "reviewer"),
-            ("score", "score"),
-            ("backup", "backup"),
-            ("deputy", "deputy"),
-            ("key", "key"),
-            ("digest", "digest"),
-            ("anything", "anything"),
-            ("extra", "extra"),
-        ],
-    )?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.add_record(&body));
-    Ok(finish(&call.client, ("addRecord", false), result, call.json, call.output))
+mod operations_records {
+    use super::*;
+
+    /// `add-record`: calls `addRecord`.
+    pub(super) fn add_record(call: &Call, m: &ArgMatches) -> Outcome {
+        let body: Option<types::Record> = support::body(
+            m,
+            &[
+                ("id", "id"),
+                ("kind", "kind"),
+                ("version", "version"),
+                ("note", "note"),
+                ("nickname", "nickname"),
+                ("owner", "owner"),
+                ("reviewer", "reviewer"),
+                ("score", "score"),
+                ("backup", "backup"),
+                ("deputy", "deputy"),
+                ("key", "key"),
+                ("digest", "digest"),
+                ("anything", "anything"),
+                ("extra", "extra"),
+            ],
+        )?;
+        let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+        let result = call.block_on(call.client.add_record(&body));
+        Ok(finish(call, ("addRecord", false), result))
+    }
 }
 
-/// `put-labels`: its flags and help.
 #[cfg(feature = "labels")]
-fn put_labels_command() -> Command {
-    support::body_args(
-        Command::new("put-labels")
-            .about("`PUT /labels`")
-            .long_about("`PUT /labels` (operation `putLabels`)."),
-    )
-}
+use operations_labels::*;
 
-/// `put-labels`: calls `putLabels`.
 #[cfg(feature = "labels")]
-fn put_labels(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let body: Option<types::Labels> = support::body(m, &[])?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.put_labels(&body));
-    Ok(finish(&call.client, ("putLabels", false), result, call.json, call.output))
+mod operations_labels {
+    use super::*;
+
+    /// `put-labels`: calls `putLabels`.
+    pub(super) fn put_labels(call: &Call, m: &ArgMatches) -> Outcome {
+        let body: Option<types::Labels> = support::body(m, &[])?;
+        let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+        let result = call.block_on(call.client.put_labels(&body));
+        Ok(finish(call, ("putLabels", false), result))
+    }
 }
 
-/// `add-shipment`: its flags and help.
 #[cfg(feature = "shipments")]
-fn add_shipment_command() -> Command {
-    support::body_args(
-            Command::new("add-shipment")
-                .about("`POST /shipments`")
-                .long_about("`POST /shipments` (operation `addShipment`)."),
-        )
-        .arg(
-            Arg::new("position")
-                .long("position")
-                .value_name("JSON-ARRAY")
-                .help_heading(support::BODY)
-                .help("Body property `position`: Latitude and longitude."),
-        )
-        .arg(
-            Arg::new("via")
-                .long("via")
-                .value_name("JSON-ARRAY")
-                .help_heading(support::BODY)
-                .help(
-                    "Body property `via`: At most one hub the shipment passes; `[]` when it goes direct.",
-                ),
-        )
-        .arg(
-            Arg::new("token")
-                .long("token")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help("Body property `token`"),
-        )
-        .arg(
-            Arg::new("tracking-number")
-                .long("tracking-number")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `trackingNumber`"),
-        )
-        .arg(
-            Arg::new("carrier")
-                .long("carrier")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `carrier`"),
-        )
-}
+use operations_shipments::*;
 
-/// `add-shipment`: calls `addShipment`.
 #[cfg(feature = "shipments")]
-fn add_shipment(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let body: Option<types::Shipment> = support::body(
-        m,
-        &[
-            ("position", "position"),
-            ("via", "via"),
-            ("token", "token"),
-            ("tracking-number", "trackingNumber"),
-            ("carrier", "carrier"),
-        ],
-    )?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.add_shipment(&body));
-    Ok(finish(&call.client, ("addShipment", false), result, call.json, call.output))
+mod operations_shipments {
+    use super::*;
+
+    /// `add-shipment`: calls `addShipment`.
+    pub(super) fn add_shipment(call: &Call, m: &ArgMatches) -> Outcome {
+        let body: Option<types::Shipment> = support::body(
+            m,
+            &[
+                ("position", "position"),
+                ("via", "via"),
+                ("token", "token"),
+                ("tracking-number", "trackingNumber"),
+                ("carrier", "carrier"),
+            ],
+        )?;
+        let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+        let result = call.block_on(call.client.add_shipment(&body));
+        Ok(finish(call, ("addShipment", false), result))
+    }
 }
 
-/// `add-gate`: its flags and help.
 #[cfg(feature = "gates")]
-fn add_gate_command() -> Command {
-    support::body_args(
-            Command::new("add-gate")
-                .about(
-                    "A body whose schema says what no Rust type holds (`if`/`then`, `propertyNames`, `oneOf`'s \"exactly one\", `const` of an object, `contains`): the server holds it to the schema as written.",
-                )
-                .long_about(
-                    "A body whose schema says what no Rust type holds (`if`/`then`, `propertyNames`, `oneOf`'s \"exactly one\", `const` of an object, `contains`): the server holds it to the schema as written.\n\n`POST /gates` (operation `addGate`).",
-                ),
-        )
-        .arg(
-            Arg::new("mode")
-                .long("mode")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `mode`"),
-        )
-        .arg(
-            Arg::new("pin")
-                .long("pin")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `pin`"),
-        )
-        .arg(
-            Arg::new("step")
-                .long("step")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help(
-                    "Body property `step`: Half steps; a whole number fits both branches, so none is exactly one.",
-                ),
-        )
-        .arg(
-            Arg::new("origin")
-                .long("origin")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help("Body property `origin`"),
-        )
-        .arg(
-            Arg::new("tags")
-                .long("tags")
-                .value_name("JSON-ARRAY")
-                .help_heading(support::BODY)
-                .help("Body property `tags`"),
-        )
-}
+use operations_gates::*;
 
-/// `add-gate`: calls `addGate`.
 #[cfg(feature = "gates")]
-fn add_gate(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let body: Option<types::Gate> = support::body(
-        m,
-        &[
-            ("mode", "mode"),
-            ("pin", "pin"),
-            ("step", "step"),
-            ("origin", "origin"),
-            ("tags", "tags"),
-        ],
-    )?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.add_gate(&body));
-    Ok(finish(&call.client, ("addGate", false), result, call.json, call.output))
+mod operations_gates {
+    use super::*;
+
+    /// `add-gate`: calls `addGate`.
+    pub(super) fn add_gate(call: &Call, m: &ArgMatches) -> Outcome {
+        let body: Option<types::Gate> = support::body(
+            m,
+            &[
+                ("mode", "mode"),
+                ("pin", "pin"),
+                ("step", "step"),
+                ("origin", "origin"),
+                ("tags", "tags"),
+            ],
+        )?;
+        let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+        let result = call.block_on(call.client.add_gate(&body));
+        Ok(finish(call, ("addGate", false), result))
+    }
 }
 
-/// `gate-log`: its flags and help.
 #[cfg(feature = "gate-log")]
-fn gate_log_command() -> Command {
-    Command::new("gate-log")
-        .about(
-            "A parameter `$ref` with `required: true` beside it: applied as Prism and Redocly read it (a warning says so), so the server refuses a request without it and the client's method takes it.",
-        )
-        .long_about(
-            "A parameter `$ref` with `required: true` beside it: applied as Prism and Redocly read it (a warning says so), so the server refuses a request without it and the client's method takes it.\n\n`GET /gate-log` (operation `gateLog`).",
-        )
-        .arg(
-            Arg::new("gate")
-                .long("gate")
-                .value_name("TEXT")
-                .required(true)
-                .help("The gate whose log to read."),
-        )
-}
+use operations_gate_log::*;
 
-/// `gate-log`: calls `gateLog`.
 #[cfg(feature = "gate-log")]
-fn gate_log(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let gate: String = support::required(m, "gate")?;
-    let result = call.runtime.block_on(call.client.gate_log(&gate));
-    Ok(finish(&call.client, ("gateLog", false), result, call.json, call.output))
+mod operations_gate_log {
+    use super::*;
+
+    /// `gate-log`: calls `gateLog`.
+    pub(super) fn gate_log(call: &Call, m: &ArgMatches) -> Outcome {
+        let gate: String = support::required(m, "gate")?;
+        let result = call.block_on(call.client.gate_log(&gate));
+        Ok(finish(call, ("gateLog", false), result))
+    }
 }
 
-/// `open-gate`: its flags and help.
 #[cfg(feature = "gate-openings")]
-fn open_gate_command() -> Command {
-    Command::new("open-gate")
-        .about(
-            "Declares its own `Idempotency-Key` header, required, of up to 300 characters and no pattern: the server reads the key by these rules alone (none of the runtime's own, which the pet store's pattern happens to state).",
-        )
-        .long_about(
-            "Declares its own `Idempotency-Key` header, required, of up to 300 characters and no pattern: the server reads the key by these rules alone (none of the runtime's own, which the pet store's pattern happens to state).\n\n`POST /gate-openings` (operation `openGate`).",
-        )
-        .arg(
-            Arg::new("floor")
-                .long("floor")
-                .value_name("INTEGER")
-                .required(false)
-                .help(
-                    "An enumeration of integers, which no Rust type holds (held to the schema as written).",
-                ),
-        )
-        .arg(
-            Arg::new("side")
-                .long("side")
-                .value_name("TEXT")
-                .required(false)
-                .help("Any side but `closed` (`not`, held to the schema as written)."),
-        )
-}
+use operations_gate_openings::*;
 
-/// `open-gate`: calls `openGate`.
 #[cfg(feature = "gate-openings")]
-fn open_gate(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let options = OpenGateOptions::default()
-        .with_floor(support::optional::<i64>(m, "floor")?)
-        .with_side(support::optional::<String>(m, "side")?);
-    let result = call.runtime.block_on(call.client.open_gate_with(options));
-    Ok(finish(&call.client, ("openGate", false), result, call.json, call.output))
+mod operations_gate_openings {
+    use super::*;
+
+    /// `open-gate`: calls `openGate`.
+    pub(super) fn open_gate(call: &Call, m: &ArgMatches) -> Outcome {
+        let options = OpenGateOptions::default()
+            .with_floor(support::optional::<i64>(m, "floor")?)
+            .with_side(support::optional::<String>(m, "side")?);
+        let result = call.block_on(call.client.open_gate_with(options));
+        Ok(finish(call, ("openGate", false), result))
+    }
 }
 
-/// `add-gate-note`: its flags and help.
 #[cfg(feature = "gate-notes")]
-fn add_gate_note_command() -> Command {
-    support::body_args(
-            Command::new("add-gate-note")
-                .about(
-                    "A form body whose schema says what its types cannot (an integer `enum`, `not`): read into its type, then held to the schema as written.",
-                )
-                .long_about(
-                    "A form body whose schema says what its types cannot (an integer `enum`, `not`): read into its type, then held to the schema as written.\n\n`POST /gate-notes` (operation `addGateNote`).",
-                ),
-        )
-        .arg(
-            Arg::new("text")
-                .long("text")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `text`"),
-        )
-        .arg(
-            Arg::new("level")
-                .long("level")
-                .value_name("INTEGER")
-                .help_heading(support::BODY)
-                .help("Body property `level`"),
-        )
-}
+use operations_gate_notes::*;
 
-/// `add-gate-note`: calls `addGateNote`.
 #[cfg(feature = "gate-notes")]
-fn add_gate_note(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let body: Option<types::AddGateNoteBody> = support::body(
-        m,
-        &[("text", "text"), ("level", "level")],
-    )?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.add_gate_note(&body));
-    Ok(finish(&call.client, ("addGateNote", false), result, call.json, call.output))
+mod operations_gate_notes {
+    use super::*;
+
+    /// `add-gate-note`: calls `addGateNote`.
+    pub(super) fn add_gate_note(call: &Call, m: &ArgMatches) -> Outcome {
+        let body: Option<types::AddGateNoteBody> = support::body(
+            m,
+            &[("text", "text"), ("level", "level")],
+        )?;
+        let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+        let result = call.block_on(call.client.add_gate_note(&body));
+        Ok(finish(call, ("addGateNote", false), result))
+    }
 }
 
-/// `add-gate-photo`: its flags and help.
 #[cfg(feature = "gate-photos")]
-fn add_gate_photo_command() -> Command {
-    support::upload::multipart_args(
-        Command::new("add-gate-photo")
-            .about(
-                "A multipart body whose schema says what its types cannot (an integer `enum`, `not`): its parts read into its type (the file as its text), then held to the schema as written; the implementation gets the body as sent.",
-            )
-            .long_about(
-                "A multipart body whose schema says what its types cannot (an integer `enum`, `not`): its parts read into its type (the file as its text), then held to the schema as written; the implementation gets the body as sent.\n\n`POST /gate-photos` (operation `addGatePhoto`).",
-            ),
-        "oas31-cli add-gate-photo --file photo=./photo.bin --field caption=…",
-    )
-}
+use operations_gate_photos::*;
 
-/// `add-gate-photo`: calls `addGatePhoto`.
 #[cfg(feature = "gate-photos")]
-fn add_gate_photo(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let body = match support::upload::multipart(
-        m,
-        &[
-            support::upload::PartSpec {
-                name: "photo",
-                required: true,
-                file: true,
-                json: false,
-                media: None,
-            },
-            support::upload::PartSpec {
-                name: "caption",
-                required: true,
-                file: false,
-                json: false,
-                media: None,
-            },
-            support::upload::PartSpec {
-                name: "level",
-                required: false,
-                file: false,
-                json: false,
-                media: None,
-            },
-        ],
-    )? {
-        Some(parts) => Some(form(parts)?),
-        None => None,
-    };
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs its form: --field NAME=VALUE and --file NAME=PATH",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.add_gate_photo(&body));
-    Ok(finish(&call.client, ("addGatePhoto", false), result, call.json, call.output))
+mod operations_gate_photos {
+    use super::*;
+
+    /// `add-gate-photo`: calls `addGatePhoto`.
+    pub(super) fn add_gate_photo(call: &Call, m: &ArgMatches) -> Outcome {
+        let body = match support::upload::multipart(
+            m,
+            &[
+                support::upload::PartSpec {
+                    name: "photo",
+                    required: true,
+                    file: true,
+                    json: false,
+                    media: None,
+                },
+                support::upload::PartSpec {
+                    name: "caption",
+                    required: true,
+                    file: false,
+                    json: false,
+                    media: None,
+                },
+                support::upload::PartSpec {
+                    name: "level",
+                    required: false,
+                    file: false,
+                    json: false,
+                    media: None,
+                },
+            ],
+        )? {
+            Some(parts) => Some(form(parts)?),
+            None => None,
+        };
+        let body = support::needed(body, support::NEEDS_FORM)?;
+        let result = call.block_on(call.client.add_gate_photo(&body));
+        Ok(finish(call, ("addGatePhoto", false), result))
+    }
 }
 
-/// `add-gate-visit`: its flags and help.
 #[cfg(feature = "gate-visits")]
-fn add_gate_visit_command() -> Command {
-    support::upload::multipart_args(
-        Command::new("add-gate-visit")
-            .about(
-                "A multipart body of no one Rust type (discord's invite form: an `allOf` of an `anyOf` and an object, held as a JSON value): its text parts are read as the schema says (`\"0\"` an integer, a JSON part an array of objects) before it is held to the schema.",
-            )
-            .long_about(
-                "A multipart body of no one Rust type (discord's invite form: an `allOf` of an `anyOf` and an object, held as a JSON value): its text parts are read as the schema says (`\"0\"` an integer, a JSON part an array of objects) before it is held to the schema.\n\n`POST /gate-visits` (operation `addGateVisit`).",
-            ),
-        "oas31-cli add-gate-visit --field name=value --file upload=./upload.bin",
-    )
-}
+use operations_gate_visits::*;
 
-/// `add-gate-visit`: calls `addGateVisit`.
 #[cfg(feature = "gate-visits")]
-fn add_gate_visit(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let body = match support::upload::multipart(m, &[])? {
-        Some(parts) => Some(form(parts)?),
-        None => None,
-    };
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs its form: --field NAME=VALUE and --file NAME=PATH",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.add_gate_visit(&body));
-    Ok(finish(&call.client, ("addGateVisit", false), result, call.json, call.output))
+mod operations_gate_visits {
+    use super::*;
+
+    /// `add-gate-visit`: calls `addGateVisit`.
+    pub(super) fn add_gate_visit(call: &Call, m: &ArgMatches) -> Outcome {
+        let body = match support::upload::multipart(m, &[])? {
+            Some(parts) => Some(form(parts)?),
+            None => None,
+        };
+        let body = support::needed(body, support::NEEDS_FORM)?;
+        let result = call.block_on(call.client.add_gate_visit(&body));
+        Ok(finish(call, ("addGateVisit", false), result))
+    }
 }
 
-/// `list-commands`: its flags and help.
 #[cfg(feature = "commands")]
-fn list_commands_command() -> Command {
-    Command::new("list-commands")
-        .about("`GET /commands`")
-        .long_about("`GET /commands` (operation `listCommands`).")
-        .arg(
-            Arg::new("status")
-                .long("status")
-                .value_name("VALUE")
-                .required(false)
-                .help(
-                    "A string whose one `allOf` part is an enum (its own `enum` is empty).",
-                ),
-        )
-}
+use operations_commands::*;
 
-/// `list-commands`: calls `listCommands`.
 #[cfg(feature = "commands")]
-fn list_commands(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let options = ListCommandsOptions::default()
-        .with_status(support::optional::<types::CommandStatus>(m, "status")?);
-    let result = call.runtime.block_on(call.client.list_commands_with(options));
-    Ok(finish(&call.client, ("listCommands", false), result, call.json, call.output))
+mod operations_commands {
+    use super::*;
+
+    /// `list-commands`: calls `listCommands`.
+    pub(super) fn list_commands(call: &Call, m: &ArgMatches) -> Outcome {
+        let options = ListCommandsOptions::default()
+            .with_status(support::optional::<types::CommandStatus>(m, "status")?);
+        let result = call.block_on(call.client.list_commands_with(options));
+        Ok(finish(call, ("listCommands", false), result))
+    }
+
+    /// `put-commands`: calls `putCommands`.
+    pub(super) fn put_commands(call: &Call, m: &ArgMatches) -> Outcome {
+        let body: Option<Option<Vec<types::Command>>> = support::body(m, &[])?;
+        let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+        let result = call.block_on(call.client.put_commands(&body));
+        Ok(finish(call, ("putCommands", false), result))
+    }
 }
 
-/// `put-commands`: its flags and help.
-#[cfg(feature = "commands")]
-fn put_commands_command() -> Command {
-    support::body_args(
-        Command::new("put-commands")
-            .about("Replaces the command list; `null` clears it.")
-            .long_about(
-                "Replaces the command list; `null` clears it.\n\nA whole-array body that may be `null`, with a bound on its length (discord's command\nlists): each item's integer bound is beyond 2^53, its role ids are `null` or patterned.\n\n`PUT /commands` (operation `putCommands`).",
-            ),
-    )
-}
-
-/// `put-commands`: calls `putCommands`.
-#[cfg(feature = "commands")]
-fn put_commands(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let body: Option<Option<Vec<types::Command>>> = support::body(m, &[])?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.put_commands(&body));
-    Ok(finish(&call.client, ("putCommands", false), result, call.json, call.output))
-}
-
-/// `request-reviews`: its flags and help.
 #[cfg(feature = "reviews")]
-fn request_reviews_command() -> Command {
-    support::body_args(
-            Command::new("request-reviews")
-                .about(
-                    "Either list may be left out, not both (github's requested reviewers).",
-                )
-                .long_about(
-                    "Either list may be left out, not both (github's requested reviewers).\n\n`POST /reviews` (operation `requestReviews`).",
-                ),
-        )
-        .arg(
-            Arg::new("reviewers")
-                .long("reviewers")
-                .value_name("JSON-ARRAY")
-                .help_heading(support::BODY)
-                .help("Body property `reviewers`"),
-        )
-        .arg(
-            Arg::new("team")
-                .long("team")
-                .value_name("JSON-ARRAY")
-                .help_heading(support::BODY)
-                .help("Body property `team`"),
-        )
-}
+use operations_reviews::*;
 
-/// `request-reviews`: calls `requestReviews`.
 #[cfg(feature = "reviews")]
-fn request_reviews(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let body: Option<types::RequestReviewsBody> = support::body(
-        m,
-        &[("reviewers", "reviewers"), ("team", "team")],
-    )?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.request_reviews(&body));
-    Ok(finish(&call.client, ("requestReviews", false), result, call.json, call.output))
+mod operations_reviews {
+    use super::*;
+
+    /// `request-reviews`: calls `requestReviews`.
+    pub(super) fn request_reviews(call: &Call, m: &ArgMatches) -> Outcome {
+        let body: Option<types::RequestReviewsBody> = support::body(
+            m,
+            &[("reviewers", "reviewers"), ("team", "team")],
+        )?;
+        let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+        let result = call.block_on(call.client.request_reviews(&body));
+        Ok(finish(call, ("requestReviews", false), result))
+    }
 }
 
-/// `edit-gist-file`: its flags and help.
 #[cfg(feature = "gist-files")]
-fn edit_gist_file_command() -> Command {
-    support::body_args(
-            Command::new("edit-gist-file")
-                .about(
-                    "New content, a new name, or `{}` to delete the file (github's gist files).",
-                )
-                .long_about(
-                    "New content, a new name, or `{}` to delete the file (github's gist files).\n\n`PATCH /gist-files` (operation `editGistFile`).",
-                ),
-        )
-        .arg(
-            Arg::new("content")
-                .long("content")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `content`"),
-        )
-        .arg(
-            Arg::new("filename")
-                .long("filename")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `filename`"),
-        )
-}
+use operations_gist_files::*;
 
-/// `edit-gist-file`: calls `editGistFile`.
 #[cfg(feature = "gist-files")]
-fn edit_gist_file(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let body: Option<types::EditGistFileBody> = support::body(
-        m,
-        &[("content", "content"), ("filename", "filename")],
-    )?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.edit_gist_file(&body));
-    Ok(finish(&call.client, ("editGistFile", false), result, call.json, call.output))
+mod operations_gist_files {
+    use super::*;
+
+    /// `edit-gist-file`: calls `editGistFile`.
+    pub(super) fn edit_gist_file(call: &Call, m: &ArgMatches) -> Outcome {
+        let body: Option<types::EditGistFileBody> = support::body(
+            m,
+            &[("content", "content"), ("filename", "filename")],
+        )?;
+        let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+        let result = call.block_on(call.client.edit_gist_file(&body));
+        Ok(finish(call, ("editGistFile", false), result))
+    }
 }
 
-/// `add-image-ref`: its flags and help.
 #[cfg(feature = "image-refs")]
-fn add_image_ref_command() -> Command {
-    support::body_args(
-            Command::new("add-image-ref")
-                .about("A URL or a file id, not both (openai's image references).")
-                .long_about(
-                    "A URL or a file id, not both (openai's image references).\n\n`POST /image-refs` (operation `addImageRef`).",
-                ),
-        )
-        .arg(
-            Arg::new("image-url")
-                .long("image-url")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `image_url`"),
-        )
-        .arg(
-            Arg::new("file-id")
-                .long("file-id")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `file_id`"),
-        )
-}
+use operations_image_refs::*;
 
-/// `add-image-ref`: calls `addImageRef`.
 #[cfg(feature = "image-refs")]
-fn add_image_ref(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let body: Option<types::AddImageRefBody> = support::body(
-        m,
-        &[("image-url", "image_url"), ("file-id", "file_id")],
-    )?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.add_image_ref(&body));
-    Ok(finish(&call.client, ("addImageRef", false), result, call.json, call.output))
+mod operations_image_refs {
+    use super::*;
+
+    /// `add-image-ref`: calls `addImageRef`.
+    pub(super) fn add_image_ref(call: &Call, m: &ArgMatches) -> Outcome {
+        let body: Option<types::AddImageRefBody> = support::body(
+            m,
+            &[("image-url", "image_url"), ("file-id", "file_id")],
+        )?;
+        let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+        let result = call.block_on(call.client.add_image_ref(&body));
+        Ok(finish(call, ("addImageRef", false), result))
+    }
 }
 
-/// `put-moderation`: its flags and help.
 #[cfg(feature = "moderation")]
-fn put_moderation_command() -> Command {
-    support::upload::multipart_args(
-        support::body_args(
-            Command::new("put-moderation")
-                .about("`PUT /moderation`")
-                .long_about("`PUT /moderation` (operation `putModeration`)."),
-        ),
-        "oas31-cli put-moderation --field name=value --file upload=./upload.bin",
-    )
-}
+use operations_moderation::*;
 
-/// `put-moderation`: calls `putModeration`.
 #[cfg(feature = "moderation")]
-fn put_moderation(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let result = match support::upload::multipart_instead(m, &[], &[])? {
-        Some(parts) => {
-            let form = form(parts)?;
-            call.runtime.block_on(call.client.put_moderation_multipart(&form))
-        }
-        None => {
-            let body: Option<std::collections::BTreeMap<String, String>> = support::body(
-                m,
-                &[],
-            )?;
-            let Some(body) = body else {
-                return Err(
-                    support::usage(
-                        "this command needs a request body: --body, --body-file, standard input or the property flags",
-                    ),
-                );
-            };
-            call.runtime.block_on(call.client.put_moderation(&body))
-        }
-    };
-    Ok(finish(&call.client, ("putModeration", false), result, call.json, call.output))
+mod operations_moderation {
+    use super::*;
+
+    /// `put-moderation`: calls `putModeration`.
+    pub(super) fn put_moderation(call: &Call, m: &ArgMatches) -> Outcome {
+        let result = match support::upload::multipart_instead(m, &[], &[])? {
+            Some(parts) => {
+                let form = form(parts)?;
+                call.block_on(call.client.put_moderation_multipart(&form))
+            }
+            None => {
+                let body: Option<std::collections::BTreeMap<String, String>> = support::body(
+                    m,
+                    &[],
+                )?;
+                let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+                call.block_on(call.client.put_moderation(&body))
+            }
+        };
+        Ok(finish(call, ("putModeration", false), result))
+    }
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.
 fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-    client: &Client,
+    call: &Call,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
-    json: bool,
-    output: support::Output,
 ) -> ExitCode {
-    report(client, operation, result, output, |value| support::print_value(value, json))
+    report(
+        &call.client,
+        operation,
+        result,
+        call.output,
+        |value| support::print_value(value, call.json),
+    )
 }
 
 /// The client's multipart form of the parts `--field` and `--file` gave.

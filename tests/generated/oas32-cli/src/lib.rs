@@ -21,7 +21,11 @@
 
 pub use apigen_cli_runtime as support;
 use std::process::ExitCode;
-use clap::{Arg, ArgMatches, Command};
+
+/// How the command line ends: its exit status (`Err`: an early exit, its message
+/// printed).
+type Outcome = Result<ExitCode, ExitCode>;
+use clap::{ArgMatches, Command};
 use oas32_client::client::*;
 use oas32_client::{Client, Error, RequestOptions, ResponseValue};
 use oas32_client::runtime::progress::Direction;
@@ -49,21 +53,28 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
-    let subcommands: &[fn() -> Command] = &[
-        #[cfg(feature = "ticks")]
-        search_ticks_command,
-        #[cfg(feature = "ping")]
-        ping_command,
-        #[cfg(feature = "session")]
-        who_am_i_command,
-        #[cfg(feature = "ticks")]
-        get_tick_command,
-        #[cfg(feature = "ticks")]
-        purge_tick_command,
-    ];
     support::global_args(cmd, &["api"])
-        .subcommands(subcommands.iter().map(|build| build()))
+        .subcommands(support::commands::commands(COMMANDS, ENABLED))
 }
+
+/// Each subcommand's name, help and flags: data the runtime builds the command
+/// line from (`commands.json`, beside this file).
+const COMMANDS: &str = include_str!("commands.json");
+
+/// The cargo features this build has on: the commands of their operations are
+/// offered.
+const ENABLED: &[&str] = &[
+    #[cfg(feature = "ticks")]
+    "ticks",
+    #[cfg(feature = "messages")]
+    "messages",
+    #[cfg(feature = "heartbeat")]
+    "heartbeat",
+    #[cfg(feature = "ping")]
+    "ping",
+    #[cfg(feature = "session")]
+    "session",
+];
 
 /// What every subcommand's call needs: the client, the runtime that drives it, and the
 /// flags that shape the output.
@@ -78,9 +89,16 @@ struct Call {
     output: support::Output,
 }
 
+impl Call {
+    /// Drives the client's call to its end on this command line's runtime.
+    fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
+        self.runtime.block_on(call)
+    }
+}
+
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
 /// early exit whose message is printed.
-fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+fn run(m: &ArgMatches) -> Outcome {
     let json = m.get_flag("json");
     let output = support::Output::from_matches(m);
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
@@ -169,170 +187,103 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
 }
 
-/// `search-ticks`: its flags and help.
 #[cfg(feature = "ticks")]
-fn search_ticks_command() -> Command {
-    support::body_args(
-            Command::new("search-ticks")
-                .about("Ticks matching a filter sent in the body (the QUERY method)")
-                .long_about(
-                    "Ticks matching a filter sent in the body (the QUERY method)\n\n`QUERY /ticks` (operation `searchTicks`).",
-                ),
-        )
-        .arg(
-            Arg::new("min-price")
-                .long("min-price")
-                .value_name("NUMBER")
-                .help_heading(support::BODY)
-                .help("Body property `minPrice`"),
-        )
-        .arg(
-            Arg::new("limit")
-                .long("limit")
-                .value_name("INTEGER")
-                .help_heading(support::BODY)
-                .help("Body property `limit`"),
-        )
-}
+use operations_ticks::*;
 
-/// `search-ticks`: calls `searchTicks`.
 #[cfg(feature = "ticks")]
-fn search_ticks(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("OAS32_API_KEY is not set; set it to your API key"));
+mod operations_ticks {
+    use super::*;
+
+    /// `search-ticks`: calls `searchTicks`.
+    pub(super) fn search_ticks(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("OAS32_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let body: Option<types::TickFilter> = support::body(
+            m,
+            &[("min-price", "minPrice"), ("limit", "limit")],
+        )?;
+        let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+        let result = call.block_on(call.client.search_ticks(&body));
+        Ok(finish(call, ("searchTicks", false), result))
     }
-    let body: Option<types::TickFilter> = support::body(
-        m,
-        &[("min-price", "minPrice"), ("limit", "limit")],
-    )?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.search_ticks(&body));
-    Ok(finish(&call.client, ("searchTicks", false), result, call.json, call.output))
+
+    /// `get-tick`: calls `getTick`.
+    pub(super) fn get_tick(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("OAS32_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let tick_id: i64 = support::required(m, "tick-id")?;
+        let result = call.block_on(call.client.get_tick(tick_id));
+        Ok(finish(call, ("getTick", false), result))
+    }
+
+    /// `purge-tick`: calls `purgeTick`.
+    pub(super) fn purge_tick(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("OAS32_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let tick_id: i64 = support::required(m, "tick-id")?;
+        let result = call.block_on(call.client.purge_tick(tick_id));
+        Ok(finish(call, ("purgeTick", false), result))
+    }
 }
 
-/// `ping`: its flags and help.
 #[cfg(feature = "ping")]
-fn ping_command() -> Command {
-    Command::new("ping")
-        .about("No response described (`responses` is optional since 3.1)")
-        .long_about(
-            "No response described (`responses` is optional since 3.1)\n\nRead as `default` with no content, so an implementation, and the mock, can answer at all.\n\n`POST /ping` (operation `ping`).",
-        )
-}
+use operations_ping::*;
 
-/// `ping`: calls `ping`.
 #[cfg(feature = "ping")]
-fn ping(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("OAS32_API_KEY is not set; set it to your API key"));
+mod operations_ping {
+    use super::*;
+
+    /// `ping`: calls `ping`.
+    pub(super) fn ping(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("OAS32_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.ping());
+        Ok(finish(call, ("ping", false), result))
     }
-    let result = call.runtime.block_on(call.client.ping());
-    Ok(finish(&call.client, ("ping", false), result, call.json, call.output))
 }
 
-/// `who-am-i`: its flags and help.
 #[cfg(feature = "session")]
-fn who_am_i_command() -> Command {
-    Command::new("who-am-i")
-        .about("Cookies of both styles (3.2 `style: cookie` is sent and read as it is)")
-        .long_about(
-            "Cookies of both styles (3.2 `style: cookie` is sent and read as it is)\n\n`GET /session` (operation `whoAmI`).",
-        )
-        .arg(
-            Arg::new("session")
-                .long("session")
-                .value_name("TEXT")
-                .required(true)
-                .help("cookie parameter `session`"),
-        )
-        .arg(
-            Arg::new("theme")
-                .long("theme")
-                .value_name("TEXT")
-                .required(false)
-                .help("cookie parameter `theme`"),
-        )
-}
+use operations_session::*;
 
-/// `who-am-i`: calls `whoAmI`.
 #[cfg(feature = "session")]
-fn who_am_i(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let session: String = support::required(m, "session")?;
-    let options = WhoAmIOptions::default()
-        .with_theme(support::optional::<String>(m, "theme")?);
-    let result = call.runtime.block_on(call.client.who_am_i_with(&session, options));
-    Ok(finish(&call.client, ("whoAmI", false), result, call.json, call.output))
-}
+mod operations_session {
+    use super::*;
 
-/// `get-tick`: its flags and help.
-#[cfg(feature = "ticks")]
-fn get_tick_command() -> Command {
-    Command::new("get-tick")
-        .about("`GET /ticks/{tickId}`")
-        .long_about("`GET /ticks/{tickId}` (operation `getTick`).")
-        .arg(
-            Arg::new("tick-id")
-                .long("tick-id")
-                .value_name("INTEGER")
-                .required(true)
-                .help("path parameter `tickId`"),
-        )
-}
-
-/// `get-tick`: calls `getTick`.
-#[cfg(feature = "ticks")]
-fn get_tick(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("OAS32_API_KEY is not set; set it to your API key"));
+    /// `who-am-i`: calls `whoAmI`.
+    pub(super) fn who_am_i(call: &Call, m: &ArgMatches) -> Outcome {
+        let session: String = support::required(m, "session")?;
+        let options = WhoAmIOptions::default()
+            .with_theme(support::optional::<String>(m, "theme")?);
+        let result = call.block_on(call.client.who_am_i_with(&session, options));
+        Ok(finish(call, ("whoAmI", false), result))
     }
-    let tick_id: i64 = support::required(m, "tick-id")?;
-    let result = call.runtime.block_on(call.client.get_tick(tick_id));
-    Ok(finish(&call.client, ("getTick", false), result, call.json, call.output))
-}
-
-/// `purge-tick`: its flags and help.
-#[cfg(feature = "ticks")]
-fn purge_tick_command() -> Command {
-    Command::new("purge-tick")
-        .about("Forget a tick (a custom method)")
-        .long_about(
-            "Forget a tick (a custom method)\n\n`PURGE /ticks/{tickId}` (operation `purgeTick`).",
-        )
-        .arg(
-            Arg::new("tick-id")
-                .long("tick-id")
-                .value_name("INTEGER")
-                .required(true)
-                .help("path parameter `tickId`"),
-        )
-}
-
-/// `purge-tick`: calls `purgeTick`.
-#[cfg(feature = "ticks")]
-fn purge_tick(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("OAS32_API_KEY is not set; set it to your API key"));
-    }
-    let tick_id: i64 = support::required(m, "tick-id")?;
-    let result = call.runtime.block_on(call.client.purge_tick(tick_id));
-    Ok(finish(&call.client, ("purgeTick", false), result, call.json, call.output))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.
 fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-    client: &Client,
+    call: &Call,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
-    json: bool,
-    output: support::Output,
 ) -> ExitCode {
-    report(client, operation, result, output, |value| support::print_value(value, json))
+    report(
+        &call.client,
+        operation,
+        result,
+        call.output,
+        |value| support::print_value(value, call.json),
+    )
 }
 
 /// `operation`: its id, and whether the document deprecates it (then the warning was

@@ -20,7 +20,11 @@
 
 pub use apigen_cli_runtime as support;
 use std::process::ExitCode;
-use clap::{Arg, ArgMatches, Command};
+
+/// How the command line ends: its exit status (`Err`: an early exit, its message
+/// printed).
+type Outcome = Result<ExitCode, ExitCode>;
+use clap::{ArgMatches, Command};
 use paging_client::client::*;
 use paging_client::{Client, Error, RequestOptions, ResponseValue};
 use paging_client::runtime::progress::Direction;
@@ -44,19 +48,26 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
-    let subcommands: &[fn() -> Command] = &[
-        #[cfg(feature = "dropshot")]
-        dropshot_items_command,
-        #[cfg(feature = "cursor")]
-        cursor_items_command,
-        #[cfg(feature = "after")]
-        after_items_command,
-        #[cfg(feature = "link")]
-        link_items_command,
-    ];
     support::global_args(cmd, &["v1"])
-        .subcommands(subcommands.iter().map(|build| build()))
+        .subcommands(support::commands::commands(COMMANDS, ENABLED))
 }
+
+/// Each subcommand's name, help and flags: data the runtime builds the command
+/// line from (`commands.json`, beside this file).
+const COMMANDS: &str = include_str!("commands.json");
+
+/// The cargo features this build has on: the commands of their operations are
+/// offered.
+const ENABLED: &[&str] = &[
+    #[cfg(feature = "dropshot")]
+    "dropshot",
+    #[cfg(feature = "cursor")]
+    "cursor",
+    #[cfg(feature = "after")]
+    "after",
+    #[cfg(feature = "link")]
+    "link",
+];
 
 /// What every subcommand's call needs: the client, the runtime that drives it, and the
 /// flags that shape the output.
@@ -69,9 +80,16 @@ struct Call {
     output: support::Output,
 }
 
+impl Call {
+    /// Drives the client's call to its end on this command line's runtime.
+    fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
+        self.runtime.block_on(call)
+    }
+}
+
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
 /// early exit whose message is printed.
-fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+fn run(m: &ArgMatches) -> Outcome {
     let json = m.get_flag("json");
     let output = support::Output::from_matches(m);
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
@@ -148,179 +166,90 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
 }
 
-/// `dropshot-items`: its flags and help.
 #[cfg(feature = "dropshot")]
-fn dropshot_items_command() -> Command {
-    Command::new("dropshot-items")
-        .about("Items, dropshot style")
-        .long_about(
-            "Items, dropshot style\n\n`GET /dropshot/items` (operation `dropshotItems`).",
-        )
-        .arg(
-            Arg::new("limit")
-                .long("limit")
-                .value_name("INTEGER")
-                .required(false)
-                .help("Items per page."),
-        )
-        .arg(
-            Arg::new("page-token")
-                .long("page-token")
-                .value_name("TEXT")
-                .required(false)
-                .help(
-                    "The token of the page to fetch; it carries the scan's other parameters.",
-                ),
-        )
-        .arg(
-            Arg::new("kind")
-                .long("kind")
-                .value_name("TEXT")
-                .required(false)
-                .help(
-                    "Only items of this kind (first page only; the token remembers it).",
-                ),
-        )
-}
+use operations_dropshot::*;
 
-/// `dropshot-items`: calls `dropshotItems`.
 #[cfg(feature = "dropshot")]
-fn dropshot_items(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let options = DropshotItemsOptions::default()
-        .with_limit(support::optional::<u32>(m, "limit")?)
-        .with_page_token(support::optional::<String>(m, "page-token")?)
-        .with_kind(support::optional::<String>(m, "kind")?);
-    let result = call.runtime.block_on(call.client.dropshot_items_with(options));
-    Ok(finish(&call.client, ("dropshotItems", false), result, call.json, call.output))
+mod operations_dropshot {
+    use super::*;
+
+    /// `dropshot-items`: calls `dropshotItems`.
+    pub(super) fn dropshot_items(call: &Call, m: &ArgMatches) -> Outcome {
+        let options = DropshotItemsOptions::default()
+            .with_limit(support::optional::<u32>(m, "limit")?)
+            .with_page_token(support::optional::<String>(m, "page-token")?)
+            .with_kind(support::optional::<String>(m, "kind")?);
+        let result = call.block_on(call.client.dropshot_items_with(options));
+        Ok(finish(call, ("dropshotItems", false), result))
+    }
 }
 
-/// `cursor-items`: its flags and help.
 #[cfg(feature = "cursor")]
-fn cursor_items_command() -> Command {
-    Command::new("cursor-items")
-        .about("Items with a next-page token in the body")
-        .long_about(
-            "Items with a next-page token in the body\n\n`GET /cursor/items` (operation `cursorItems`).",
-        )
-        .arg(
-            Arg::new("page-token")
-                .long("page-token")
-                .value_name("TEXT")
-                .required(false)
-                .help("query parameter `pageToken`"),
-        )
-        .arg(
-            Arg::new("page-size")
-                .long("page-size")
-                .value_name("INTEGER")
-                .required(false)
-                .help("query parameter `pageSize`"),
-        )
-        .arg(
-            Arg::new("kind")
-                .long("kind")
-                .value_name("TEXT")
-                .required(false)
-                .help("Sent with every page."),
-        )
-}
+use operations_cursor::*;
 
-/// `cursor-items`: calls `cursorItems`.
 #[cfg(feature = "cursor")]
-fn cursor_items(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let options = CursorItemsOptions::default()
-        .with_page_token(support::optional::<String>(m, "page-token")?)
-        .with_page_size(support::optional::<i32>(m, "page-size")?)
-        .with_kind(support::optional::<String>(m, "kind")?);
-    let result = call.runtime.block_on(call.client.cursor_items_with(options));
-    Ok(finish(&call.client, ("cursorItems", false), result, call.json, call.output))
+mod operations_cursor {
+    use super::*;
+
+    /// `cursor-items`: calls `cursorItems`.
+    pub(super) fn cursor_items(call: &Call, m: &ArgMatches) -> Outcome {
+        let options = CursorItemsOptions::default()
+            .with_page_token(support::optional::<String>(m, "page-token")?)
+            .with_page_size(support::optional::<i32>(m, "page-size")?)
+            .with_kind(support::optional::<String>(m, "kind")?);
+        let result = call.block_on(call.client.cursor_items_with(options));
+        Ok(finish(call, ("cursorItems", false), result))
+    }
 }
 
-/// `after-items`: its flags and help.
 #[cfg(feature = "after")]
-fn after_items_command() -> Command {
-    Command::new("after-items")
-        .about("Items after an id, as openai pages")
-        .long_about(
-            "Items after an id, as openai pages\n\n`GET /after/items` (operation `afterItems`).",
-        )
-        .arg(
-            Arg::new("after")
-                .long("after")
-                .value_name("TEXT")
-                .required(false)
-                .help("The id of the last item of the page before."),
-        )
-        .arg(
-            Arg::new("limit")
-                .long("limit")
-                .value_name("INTEGER")
-                .required(false)
-                .help("query parameter `limit`"),
-        )
-}
+use operations_after::*;
 
-/// `after-items`: calls `afterItems`.
 #[cfg(feature = "after")]
-fn after_items(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let options = AfterItemsOptions::default()
-        .with_after(support::optional::<String>(m, "after")?)
-        .with_limit(support::optional::<i32>(m, "limit")?);
-    let result = call.runtime.block_on(call.client.after_items_with(options));
-    Ok(finish(&call.client, ("afterItems", false), result, call.json, call.output))
+mod operations_after {
+    use super::*;
+
+    /// `after-items`: calls `afterItems`.
+    pub(super) fn after_items(call: &Call, m: &ArgMatches) -> Outcome {
+        let options = AfterItemsOptions::default()
+            .with_after(support::optional::<String>(m, "after")?)
+            .with_limit(support::optional::<i32>(m, "limit")?);
+        let result = call.block_on(call.client.after_items_with(options));
+        Ok(finish(call, ("afterItems", false), result))
+    }
 }
 
-/// `link-items`: its flags and help.
 #[cfg(feature = "link")]
-fn link_items_command() -> Command {
-    Command::new("link-items")
-        .about("Items paged by the Link header")
-        .long_about(
-            "Items paged by the Link header\n\n`GET /link/{shelf}/items` (operation `linkItems`).",
-        )
-        .arg(
-            Arg::new("shelf")
-                .long("shelf")
-                .value_name("TEXT")
-                .required(true)
-                .help("path parameter `shelf`"),
-        )
-        .arg(
-            Arg::new("page")
-                .long("page")
-                .value_name("INTEGER")
-                .required(false)
-                .help("query parameter `page`"),
-        )
-        .arg(
-            Arg::new("per-page")
-                .long("per-page")
-                .value_name("INTEGER")
-                .required(false)
-                .help("query parameter `per_page`"),
-        )
-}
+use operations_link::*;
 
-/// `link-items`: calls `linkItems`.
 #[cfg(feature = "link")]
-fn link_items(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let shelf: String = support::required(m, "shelf")?;
-    let options = LinkItemsOptions::default()
-        .with_page(support::optional::<i32>(m, "page")?)
-        .with_per_page(support::optional::<i32>(m, "per-page")?);
-    let result = call.runtime.block_on(call.client.link_items_with(&shelf, options));
-    Ok(finish(&call.client, ("linkItems", false), result, call.json, call.output))
+mod operations_link {
+    use super::*;
+
+    /// `link-items`: calls `linkItems`.
+    pub(super) fn link_items(call: &Call, m: &ArgMatches) -> Outcome {
+        let shelf: String = support::required(m, "shelf")?;
+        let options = LinkItemsOptions::default()
+            .with_page(support::optional::<i32>(m, "page")?)
+            .with_per_page(support::optional::<i32>(m, "per-page")?);
+        let result = call.block_on(call.client.link_items_with(&shelf, options));
+        Ok(finish(call, ("linkItems", false), result))
+    }
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.
 fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-    client: &Client,
+    call: &Call,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
-    json: bool,
-    output: support::Output,
 ) -> ExitCode {
-    report(client, operation, result, output, |value| support::print_value(value, json))
+    report(
+        &call.client,
+        operation,
+        result,
+        call.output,
+        |value| support::print_value(value, call.json),
+    )
 }
 
 /// `operation`: its id, and whether the document deprecates it (then the warning was

@@ -25,7 +25,11 @@
 
 pub use apigen_cli_runtime as support;
 use std::process::ExitCode;
-use clap::{Arg, ArgMatches, Command};
+
+/// How the command line ends: its exit status (`Err`: an early exit, its message
+/// printed).
+type Outcome = Result<ExitCode, ExitCode>;
+use clap::{ArgMatches, Command};
 use routing_client::client::*;
 use routing_client::{Client, Error, RequestOptions, ResponseValue};
 use routing_client::runtime::progress::Direction;
@@ -50,49 +54,36 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
-    let subcommands: &[fn() -> Command] = &[
-        #[cfg(feature = "root")]
-        get_root_command,
-        #[cfg(feature = "accounts-json")]
-        list_accounts_command,
-        #[cfg(feature = "accounts")]
-        get_account_command,
-        #[cfg(feature = "accounts")]
-        get_call_command,
-        #[cfg(feature = "files")]
-        get_file_as_command,
-        #[cfg(feature = "files")]
-        get_file_command,
-        #[cfg(feature = "files")]
-        put_file_command,
-        #[cfg(feature = "templates")]
-        list_templates_command,
-        #[cfg(feature = "templates")]
-        delete_template_command,
-        #[cfg(feature = "templates")]
-        get_template_version_command,
-        #[cfg(feature = "templates")]
-        list_template_versions_command,
-        #[cfg(feature = "jobs")]
-        cancel_job_command,
-        #[cfg(feature = "responses")]
-        create_response_command,
-        #[cfg(feature = "responses")]
-        beta_create_response_command,
-        #[cfg(feature = "responses")]
-        beta_get_response_command,
-        #[cfg(feature = "responses")]
-        beta_delete_response_command,
-        #[cfg(feature = "responses")]
-        get_response_command,
-        #[cfg(feature = "pairs")]
-        get_pair_command,
-        #[cfg(feature = "2010-04-01")]
-        get_dated_account_command,
-    ];
     support::global_args(cmd, &["api"])
-        .subcommands(subcommands.iter().map(|build| build()))
+        .subcommands(support::commands::commands(COMMANDS, ENABLED))
 }
+
+/// Each subcommand's name, help and flags: data the runtime builds the command
+/// line from (`commands.json`, beside this file).
+const COMMANDS: &str = include_str!("commands.json");
+
+/// The cargo features this build has on: the commands of their operations are
+/// offered.
+const ENABLED: &[&str] = &[
+    #[cfg(feature = "root")]
+    "root",
+    #[cfg(feature = "accounts-json")]
+    "accounts-json",
+    #[cfg(feature = "accounts")]
+    "accounts",
+    #[cfg(feature = "files")]
+    "files",
+    #[cfg(feature = "templates")]
+    "templates",
+    #[cfg(feature = "jobs")]
+    "jobs",
+    #[cfg(feature = "responses")]
+    "responses",
+    #[cfg(feature = "pairs")]
+    "pairs",
+    #[cfg(feature = "2010-04-01")]
+    "2010-04-01",
+];
 
 /// What every subcommand's call needs: the client, the runtime that drives it, and the
 /// flags that shape the output.
@@ -107,9 +98,16 @@ struct Call {
     output: support::Output,
 }
 
+impl Call {
+    /// Drives the client's call to its end on this command line's runtime.
+    fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
+        self.runtime.block_on(call)
+    }
+}
+
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
 /// early exit whose message is printed.
-fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+fn run(m: &ArgMatches) -> Outcome {
     let json = m.get_flag("json");
     let output = support::Output::from_matches(m);
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
@@ -226,637 +224,335 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
 }
 
-/// `get-root`: its flags and help.
 #[cfg(feature = "root")]
-fn get_root_command() -> Command {
-    Command::new("get-root")
-        .about("`GET /`")
-        .long_about("`GET /` (operation `getRoot`).")
-}
+use operations_root::*;
 
-/// `get-root`: calls `getRoot`.
 #[cfg(feature = "root")]
-fn get_root(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+mod operations_root {
+    use super::*;
+
+    /// `get-root`: calls `getRoot`.
+    pub(super) fn get_root(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.get_root());
+        Ok(finish(call, ("getRoot", false), result))
     }
-    let result = call.runtime.block_on(call.client.get_root());
-    Ok(finish(&call.client, ("getRoot", false), result, call.json, call.output))
 }
 
-/// `list-accounts`: its flags and help.
 #[cfg(feature = "accounts-json")]
-fn list_accounts_command() -> Command {
-    Command::new("list-accounts")
-        .about("`GET /Accounts.json`")
-        .long_about("`GET /Accounts.json` (operation `listAccounts`).")
-}
+use operations_accounts_json::*;
 
-/// `list-accounts`: calls `listAccounts`.
 #[cfg(feature = "accounts-json")]
-fn list_accounts(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+mod operations_accounts_json {
+    use super::*;
+
+    /// `list-accounts`: calls `listAccounts`.
+    pub(super) fn list_accounts(call: &Call, _: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let result = call.block_on(call.client.list_accounts());
+        Ok(finish(call, ("listAccounts", false), result))
     }
-    let result = call.runtime.block_on(call.client.list_accounts());
-    Ok(finish(&call.client, ("listAccounts", false), result, call.json, call.output))
 }
 
-/// `get-account`: its flags and help.
 #[cfg(feature = "accounts")]
-fn get_account_command() -> Command {
-    Command::new("get-account")
-        .about("`GET /Accounts/{Sid}.json`")
-        .long_about("`GET /Accounts/{Sid}.json` (operation `getAccount`).")
-        .arg(
-            Arg::new("sid")
-                .long("sid")
-                .value_name("TEXT")
-                .required(true)
-                .help("path parameter `Sid`"),
-        )
-}
+use operations_accounts::*;
 
-/// `get-account`: calls `getAccount`.
 #[cfg(feature = "accounts")]
-fn get_account(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+mod operations_accounts {
+    use super::*;
+
+    /// `get-account`: calls `getAccount`.
+    pub(super) fn get_account(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let sid: String = support::required(m, "sid")?;
+        let result = call.block_on(call.client.get_account(&sid));
+        Ok(finish(call, ("getAccount", false), result))
     }
-    let sid: String = support::required(m, "sid")?;
-    let result = call.runtime.block_on(call.client.get_account(&sid));
-    Ok(finish(&call.client, ("getAccount", false), result, call.json, call.output))
-}
 
-/// `get-call`: its flags and help.
-#[cfg(feature = "accounts")]
-fn get_call_command() -> Command {
-    Command::new("get-call")
-        .about("`GET /Accounts/{AccountSid}/Calls/{Sid}.json`")
-        .long_about(
-            "`GET /Accounts/{AccountSid}/Calls/{Sid}.json` (operation `getCall`).",
-        )
-        .arg(
-            Arg::new("account-sid")
-                .long("account-sid")
-                .value_name("TEXT")
-                .required(true)
-                .help("path parameter `AccountSid`"),
-        )
-        .arg(
-            Arg::new("sid")
-                .long("sid")
-                .value_name("TEXT")
-                .required(true)
-                .help("path parameter `Sid`"),
-        )
-}
-
-/// `get-call`: calls `getCall`.
-#[cfg(feature = "accounts")]
-fn get_call(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    /// `get-call`: calls `getCall`.
+    pub(super) fn get_call(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let account_sid: String = support::required(m, "account-sid")?;
+        let sid: String = support::required(m, "sid")?;
+        let result = call.block_on(call.client.get_call(&account_sid, &sid));
+        Ok(finish(call, ("getCall", false), result))
     }
-    let account_sid: String = support::required(m, "account-sid")?;
-    let sid: String = support::required(m, "sid")?;
-    let result = call.runtime.block_on(call.client.get_call(&account_sid, &sid));
-    Ok(finish(&call.client, ("getCall", false), result, call.json, call.output))
 }
 
-/// `get-file-as`: its flags and help.
 #[cfg(feature = "files")]
-fn get_file_as_command() -> Command {
-    Command::new("get-file-as")
-        .about("`GET /files/{name}.{format}`")
-        .long_about("`GET /files/{name}.{format}` (operation `getFileAs`).")
-        .arg(
-            Arg::new("name")
-                .long("name")
-                .value_name("TEXT")
-                .required(true)
-                .help("path parameter `name`"),
-        )
-        .arg(
-            Arg::new("format")
-                .long("format")
-                .value_name("VALUE")
-                .required(true)
-                .help("path parameter `format`"),
-        )
-}
+use operations_files::*;
 
-/// `get-file-as`: calls `getFileAs`.
 #[cfg(feature = "files")]
-fn get_file_as(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+mod operations_files {
+    use super::*;
+
+    /// `get-file-as`: calls `getFileAs`.
+    pub(super) fn get_file_as(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let name: String = support::required(m, "name")?;
+        let format: types::GetFileAsFormat = support::required(m, "format")?;
+        let result = call.block_on(call.client.get_file_as(&name, &format));
+        Ok(finish(call, ("getFileAs", false), result))
     }
-    let name: String = support::required(m, "name")?;
-    let format: types::GetFileAsFormat = support::required(m, "format")?;
-    let result = call.runtime.block_on(call.client.get_file_as(&name, &format));
-    Ok(finish(&call.client, ("getFileAs", false), result, call.json, call.output))
-}
 
-/// `get-file`: its flags and help.
-#[cfg(feature = "files")]
-fn get_file_command() -> Command {
-    Command::new("get-file")
-        .about("`GET /files/{id}`")
-        .long_about("`GET /files/{id}` (operation `getFile`).")
-        .arg(
-            Arg::new("id")
-                .long("id")
-                .value_name("INTEGER")
-                .required(true)
-                .help("path parameter `id`"),
-        )
-}
-
-/// `get-file`: calls `getFile`.
-#[cfg(feature = "files")]
-fn get_file(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    /// `get-file`: calls `getFile`.
+    pub(super) fn get_file(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let id: i64 = support::required(m, "id")?;
+        let result = call.block_on(call.client.get_file(id));
+        Ok(finish(call, ("getFile", false), result))
     }
-    let id: i64 = support::required(m, "id")?;
-    let result = call.runtime.block_on(call.client.get_file(id));
-    Ok(finish(&call.client, ("getFile", false), result, call.json, call.output))
-}
 
-/// `put-file`: its flags and help.
-#[cfg(feature = "files")]
-fn put_file_command() -> Command {
-    Command::new("put-file")
-        .about("`PUT /files/{id}`")
-        .long_about("`PUT /files/{id}` (operation `putFile`).")
-        .arg(
-            Arg::new("id")
-                .long("id")
-                .value_name("INTEGER")
-                .required(true)
-                .help("path parameter `id`"),
-        )
-}
-
-/// `put-file`: calls `putFile`.
-#[cfg(feature = "files")]
-fn put_file(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    /// `put-file`: calls `putFile`.
+    pub(super) fn put_file(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let id: i64 = support::required(m, "id")?;
+        let result = call.block_on(call.client.put_file(id));
+        Ok(finish(call, ("putFile", false), result))
     }
-    let id: i64 = support::required(m, "id")?;
-    let result = call.runtime.block_on(call.client.put_file(id));
-    Ok(finish(&call.client, ("putFile", false), result, call.json, call.output))
 }
 
-/// `list-templates`: its flags and help.
 #[cfg(feature = "templates")]
-fn list_templates_command() -> Command {
-    Command::new("list-templates")
-        .about("`GET /templates/{project_id}`")
-        .long_about("`GET /templates/{project_id}` (operation `listTemplates`).")
-        .arg(
-            Arg::new("project-id")
-                .long("project-id")
-                .value_name("INTEGER")
-                .required(true)
-                .help("path parameter `project_id`"),
-        )
-}
+use operations_templates::*;
 
-/// `list-templates`: calls `listTemplates`.
 #[cfg(feature = "templates")]
-fn list_templates(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+mod operations_templates {
+    use super::*;
+
+    /// `list-templates`: calls `listTemplates`.
+    pub(super) fn list_templates(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let project_id: i64 = support::required(m, "project-id")?;
+        let result = call.block_on(call.client.list_templates(project_id));
+        Ok(finish(call, ("listTemplates", false), result))
     }
-    let project_id: i64 = support::required(m, "project-id")?;
-    let result = call.runtime.block_on(call.client.list_templates(project_id));
-    Ok(finish(&call.client, ("listTemplates", false), result, call.json, call.output))
-}
 
-/// `delete-template`: its flags and help.
-#[cfg(feature = "templates")]
-fn delete_template_command() -> Command {
-    Command::new("delete-template")
-        .about("`DELETE /templates/{template_name}`")
-        .long_about("`DELETE /templates/{template_name}` (operation `deleteTemplate`).")
-        .arg(
-            Arg::new("template-name")
-                .long("template-name")
-                .value_name("TEXT")
-                .required(true)
-                .help("path parameter `template_name`"),
-        )
-}
-
-/// `delete-template`: calls `deleteTemplate`.
-#[cfg(feature = "templates")]
-fn delete_template(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    /// `delete-template`: calls `deleteTemplate`.
+    pub(super) fn delete_template(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let template_name: String = support::required(m, "template-name")?;
+        let result = call.block_on(call.client.delete_template(&template_name));
+        Ok(finish(call, ("deleteTemplate", false), result))
     }
-    let template_name: String = support::required(m, "template-name")?;
-    let result = call.runtime.block_on(call.client.delete_template(&template_name));
-    Ok(finish(&call.client, ("deleteTemplate", false), result, call.json, call.output))
-}
 
-/// `get-template-version`: its flags and help.
-#[cfg(feature = "templates")]
-fn get_template_version_command() -> Command {
-    Command::new("get-template-version")
-        .about("`GET /templates/{template_name}/versions/{version}`")
-        .long_about(
-            "`GET /templates/{template_name}/versions/{version}` (operation `getTemplateVersion`).",
-        )
-        .arg(
-            Arg::new("template-name")
-                .long("template-name")
-                .value_name("TEXT")
-                .required(true)
-                .help("path parameter `template_name`"),
-        )
-        .arg(
-            Arg::new("version")
-                .long("version")
-                .value_name("INTEGER")
-                .required(true)
-                .help("path parameter `version`"),
-        )
-}
-
-/// `get-template-version`: calls `getTemplateVersion`.
-#[cfg(feature = "templates")]
-fn get_template_version(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    /// `get-template-version`: calls `getTemplateVersion`.
+    pub(super) fn get_template_version(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let template_name: String = support::required(m, "template-name")?;
+        let version: i64 = support::required(m, "version")?;
+        let result = call
+            .block_on(call.client.get_template_version(&template_name, version));
+        Ok(finish(call, ("getTemplateVersion", false), result))
     }
-    let template_name: String = support::required(m, "template-name")?;
-    let version: i64 = support::required(m, "version")?;
-    let result = call
-        .runtime
-        .block_on(call.client.get_template_version(&template_name, version));
-    Ok(
-        finish(
-            &call.client,
-            ("getTemplateVersion", false),
-            result,
-            call.json,
-            call.output,
-        ),
-    )
-}
 
-/// `list-template-versions`: its flags and help.
-#[cfg(feature = "templates")]
-fn list_template_versions_command() -> Command {
-    Command::new("list-template-versions")
-        .about("`GET /templates/{project_id}/versions`")
-        .long_about(
-            "`GET /templates/{project_id}/versions` (operation `listTemplateVersions`).",
-        )
-        .arg(
-            Arg::new("project-id")
-                .long("project-id")
-                .value_name("INTEGER")
-                .required(true)
-                .help("path parameter `project_id`"),
-        )
-}
-
-/// `list-template-versions`: calls `listTemplateVersions`.
-#[cfg(feature = "templates")]
-fn list_template_versions(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    /// `list-template-versions`: calls `listTemplateVersions`.
+    pub(super) fn list_template_versions(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let project_id: i64 = support::required(m, "project-id")?;
+        let result = call.block_on(call.client.list_template_versions(project_id));
+        Ok(finish(call, ("listTemplateVersions", false), result))
     }
-    let project_id: i64 = support::required(m, "project-id")?;
-    let result = call.runtime.block_on(call.client.list_template_versions(project_id));
-    Ok(
-        finish(
-            &call.client,
-            ("listTemplateVersions", false),
-            result,
-            call.json,
-            call.output,
-        ),
-    )
 }
 
-/// `cancel-job`: its flags and help.
 #[cfg(feature = "jobs")]
-fn cancel_job_command() -> Command {
-    Command::new("cancel-job")
-        .about("`POST /jobs/{name}:cancel`")
-        .long_about("`POST /jobs/{name}:cancel` (operation `cancelJob`).")
-        .arg(
-            Arg::new("name")
-                .long("name")
-                .value_name("TEXT")
-                .required(true)
-                .help("path parameter `name`"),
-        )
-}
+use operations_jobs::*;
 
-/// `cancel-job`: calls `cancelJob`.
 #[cfg(feature = "jobs")]
-fn cancel_job(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+mod operations_jobs {
+    use super::*;
+
+    /// `cancel-job`: calls `cancelJob`.
+    pub(super) fn cancel_job(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let name: String = support::required(m, "name")?;
+        let result = call.block_on(call.client.cancel_job(&name));
+        Ok(finish(call, ("cancelJob", false), result))
     }
-    let name: String = support::required(m, "name")?;
-    let result = call.runtime.block_on(call.client.cancel_job(&name));
-    Ok(finish(&call.client, ("cancelJob", false), result, call.json, call.output))
 }
 
-/// `create-response`: its flags and help.
 #[cfg(feature = "responses")]
-fn create_response_command() -> Command {
-    support::body_args(
-            Command::new("create-response")
-                .about("`POST /responses`")
-                .long_about("`POST /responses` (operation `createResponse`)."),
-        )
-        .arg(
-            Arg::new("operation")
-                .long("operation")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `operation`"),
-        )
-        .arg(
-            Arg::new("params")
-                .long("params")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help("Body property `params`"),
-        )
-}
+use operations_responses::*;
 
-/// `create-response`: calls `createResponse`.
 #[cfg(feature = "responses")]
-fn create_response(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+mod operations_responses {
+    use super::*;
+
+    /// `create-response`: calls `createResponse`.
+    pub(super) fn create_response(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let body: Option<types::Echo> = support::body(
+            m,
+            &[("operation", "operation"), ("params", "params")],
+        )?;
+        let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+        let result = call.block_on(call.client.create_response(&body));
+        Ok(finish(call, ("createResponse", false), result))
     }
-    let body: Option<types::Echo> = support::body(
-        m,
-        &[("operation", "operation"), ("params", "params")],
-    )?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.create_response(&body));
-    Ok(finish(&call.client, ("createResponse", false), result, call.json, call.output))
-}
 
-/// `beta-create-response`: its flags and help.
-#[cfg(feature = "responses")]
-fn beta_create_response_command() -> Command {
-    support::body_args(
-            Command::new("beta-create-response")
-                .about("`POST /responses?beta=true`")
-                .long_about(
-                    "`POST /responses?beta=true` (operation `betaCreateResponse`).",
-                ),
-        )
-        .arg(
-            Arg::new("operation")
-                .long("operation")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `operation`"),
-        )
-        .arg(
-            Arg::new("params")
-                .long("params")
-                .value_name("VALUE")
-                .help_heading(support::BODY)
-                .help("Body property `params`"),
-        )
-}
-
-/// `beta-create-response`: calls `betaCreateResponse`.
-#[cfg(feature = "responses")]
-fn beta_create_response(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    /// `beta-create-response`: calls `betaCreateResponse`.
+    pub(super) fn beta_create_response(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let body: Option<types::Echo> = support::body(
+            m,
+            &[("operation", "operation"), ("params", "params")],
+        )?;
+        let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+        let result = call.block_on(call.client.beta_create_response(&body));
+        Ok(finish(call, ("betaCreateResponse", false), result))
     }
-    let body: Option<types::Echo> = support::body(
-        m,
-        &[("operation", "operation"), ("params", "params")],
-    )?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.beta_create_response(&body));
-    Ok(
-        finish(
-            &call.client,
-            ("betaCreateResponse", false),
-            result,
-            call.json,
-            call.output,
-        ),
-    )
-}
 
-/// `beta-get-response`: its flags and help.
-#[cfg(feature = "responses")]
-fn beta_get_response_command() -> Command {
-    Command::new("beta-get-response")
-        .about("`GET /responses/{response_id}?beta=true`")
-        .long_about(
-            "`GET /responses/{response_id}?beta=true` (operation `betaGetResponse`).",
-        )
-        .arg(
-            Arg::new("response-id")
-                .long("response-id")
-                .value_name("TEXT")
-                .required(true)
-                .help("path parameter `response_id`"),
-        )
-        .arg(
-            Arg::new("include")
-                .long("include")
-                .value_name("TEXT")
-                .required(false)
-                .help("query parameter `include`"),
-        )
-}
-
-/// `beta-get-response`: calls `betaGetResponse`.
-#[cfg(feature = "responses")]
-fn beta_get_response(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    /// `beta-get-response`: calls `betaGetResponse`.
+    pub(super) fn beta_get_response(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let response_id: String = support::required(m, "response-id")?;
+        let options = BetaGetResponseOptions::default()
+            .with_include(support::optional::<String>(m, "include")?);
+        let result = call
+            .block_on(call.client.beta_get_response_with(&response_id, options));
+        Ok(finish(call, ("betaGetResponse", false), result))
     }
-    let response_id: String = support::required(m, "response-id")?;
-    let options = BetaGetResponseOptions::default()
-        .with_include(support::optional::<String>(m, "include")?);
-    let result = call
-        .runtime
-        .block_on(call.client.beta_get_response_with(&response_id, options));
-    Ok(finish(&call.client, ("betaGetResponse", false), result, call.json, call.output))
-}
 
-/// `beta-delete-response`: its flags and help.
-#[cfg(feature = "responses")]
-fn beta_delete_response_command() -> Command {
-    Command::new("beta-delete-response")
-        .about("`DELETE /responses/{response_id}?beta=true`")
-        .long_about(
-            "`DELETE /responses/{response_id}?beta=true` (operation `betaDeleteResponse`).",
-        )
-        .arg(
-            Arg::new("response-id")
-                .long("response-id")
-                .value_name("TEXT")
-                .required(true)
-                .help("path parameter `response_id`"),
-        )
-}
-
-/// `beta-delete-response`: calls `betaDeleteResponse`.
-#[cfg(feature = "responses")]
-fn beta_delete_response(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    /// `beta-delete-response`: calls `betaDeleteResponse`.
+    pub(super) fn beta_delete_response(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let response_id: String = support::required(m, "response-id")?;
+        let result = call.block_on(call.client.beta_delete_response(&response_id));
+        Ok(finish(call, ("betaDeleteResponse", false), result))
     }
-    let response_id: String = support::required(m, "response-id")?;
-    let result = call.runtime.block_on(call.client.beta_delete_response(&response_id));
-    Ok(
-        finish(
-            &call.client,
-            ("betaDeleteResponse", false),
-            result,
-            call.json,
-            call.output,
-        ),
-    )
-}
 
-/// `get-response`: its flags and help.
-#[cfg(feature = "responses")]
-fn get_response_command() -> Command {
-    Command::new("get-response")
-        .about("`GET /responses/{response_id}`")
-        .long_about("`GET /responses/{response_id}` (operation `getResponse`).")
-        .arg(
-            Arg::new("response-id")
-                .long("response-id")
-                .value_name("TEXT")
-                .required(true)
-                .help("path parameter `response_id`"),
-        )
-        .arg(
-            Arg::new("include")
-                .long("include")
-                .value_name("TEXT")
-                .required(false)
-                .help("query parameter `include`"),
-        )
-}
-
-/// `get-response`: calls `getResponse`.
-#[cfg(feature = "responses")]
-fn get_response(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    /// `get-response`: calls `getResponse`.
+    pub(super) fn get_response(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let response_id: String = support::required(m, "response-id")?;
+        let options = GetResponseOptions::default()
+            .with_include(support::optional::<String>(m, "include")?);
+        let result = call.block_on(call.client.get_response_with(&response_id, options));
+        Ok(finish(call, ("getResponse", false), result))
     }
-    let response_id: String = support::required(m, "response-id")?;
-    let options = GetResponseOptions::default()
-        .with_include(support::optional::<String>(m, "include")?);
-    let result = call
-        .runtime
-        .block_on(call.client.get_response_with(&response_id, options));
-    Ok(finish(&call.client, ("getResponse", false), result, call.json, call.output))
 }
 
-/// `get-pair`: its flags and help.
 #[cfg(feature = "pairs")]
-fn get_pair_command() -> Command {
-    Command::new("get-pair")
-        .about(
-            "A parameter used twice in the path (OpenAPI allows it); both places carry its value.",
-        )
-        .long_about(
-            "A parameter used twice in the path (OpenAPI allows it); both places carry its value.\n\n`GET /pairs/{a}/{b}/{a}` (operation `getPair`).",
-        )
-        .arg(
-            Arg::new("a")
-                .long("a")
-                .value_name("TEXT")
-                .required(true)
-                .help("path parameter `a`"),
-        )
-        .arg(
-            Arg::new("b")
-                .long("b")
-                .value_name("INTEGER")
-                .required(true)
-                .help("path parameter `b`"),
-        )
-}
+use operations_pairs::*;
 
-/// `get-pair`: calls `getPair`.
 #[cfg(feature = "pairs")]
-fn get_pair(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+mod operations_pairs {
+    use super::*;
+
+    /// `get-pair`: calls `getPair`.
+    pub(super) fn get_pair(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let a: String = support::required(m, "a")?;
+        let b: i64 = support::required(m, "b")?;
+        let result = call.block_on(call.client.get_pair(&a, b));
+        Ok(finish(call, ("getPair", false), result))
     }
-    let a: String = support::required(m, "a")?;
-    let b: i64 = support::required(m, "b")?;
-    let result = call.runtime.block_on(call.client.get_pair(&a, b));
-    Ok(finish(&call.client, ("getPair", false), result, call.json, call.output))
 }
 
-/// `get-dated-account`: its flags and help.
 #[cfg(feature = "2010-04-01")]
-fn get_dated_account_command() -> Command {
-    Command::new("get-dated-account")
-        .about("A path that begins with a date, served by a dispatch function.")
-        .long_about(
-            "A path that begins with a date, served by a dispatch function.\n\n`GET /2010-04-01/Accounts/{AccountSid}.json` (operation `getDatedAccount`).",
-        )
-        .arg(
-            Arg::new("account-sid")
-                .long("account-sid")
-                .value_name("TEXT")
-                .required(true)
-                .help("path parameter `AccountSid`"),
-        )
-}
+use operations_2010_04_01::*;
 
-/// `get-dated-account`: calls `getDatedAccount`.
 #[cfg(feature = "2010-04-01")]
-fn get_dated_account(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    if !call.credentials {
-        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+mod operations_2010_04_01 {
+    use super::*;
+
+    /// `get-dated-account`: calls `getDatedAccount`.
+    pub(super) fn get_dated_account(call: &Call, m: &ArgMatches) -> Outcome {
+        if !call.credentials {
+            return Err(
+                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
+            );
+        }
+        let account_sid: String = support::required(m, "account-sid")?;
+        let result = call.block_on(call.client.get_dated_account(&account_sid));
+        Ok(finish(call, ("getDatedAccount", false), result))
     }
-    let account_sid: String = support::required(m, "account-sid")?;
-    let result = call.runtime.block_on(call.client.get_dated_account(&account_sid));
-    Ok(finish(&call.client, ("getDatedAccount", false), result, call.json, call.output))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.
 fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-    client: &Client,
+    call: &Call,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
-    json: bool,
-    output: support::Output,
 ) -> ExitCode {
-    report(client, operation, result, output, |value| support::print_value(value, json))
+    report(
+        &call.client,
+        operation,
+        result,
+        call.output,
+        |value| support::print_value(value, call.json),
+    )
 }
 
 /// `operation`: its id, and whether the document deprecates it (then the warning was

@@ -15,7 +15,11 @@
 
 pub use apigen_cli_runtime as support;
 use std::process::ExitCode;
-use clap::{Arg, ArgMatches, Command};
+
+/// How the command line ends: its exit status (`Err`: an early exit, its message
+/// printed).
+type Outcome = Result<ExitCode, ExitCode>;
+use clap::{ArgMatches, Command};
 use styles_client::{Client, Error, RequestOptions, ResponseValue};
 use styles_client::runtime::progress::Direction;
 use styles_client::types;
@@ -39,43 +43,26 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
-    let subcommands: &[fn() -> Command] = &[
-        #[cfg(feature = "path")]
-        path_simple_command,
-        #[cfg(feature = "path")]
-        path_simple_exploded_command,
-        #[cfg(feature = "path")]
-        path_label_command,
-        #[cfg(feature = "path")]
-        path_label_exploded_command,
-        #[cfg(feature = "path")]
-        path_matrix_command,
-        #[cfg(feature = "path")]
-        path_matrix_exploded_command,
-        #[cfg(feature = "query")]
-        query_form_command,
-        #[cfg(feature = "query")]
-        query_form_exploded_command,
-        #[cfg(feature = "query")]
-        query_reserved_command,
-        #[cfg(feature = "query")]
-        query_space_delimited_command,
-        #[cfg(feature = "query")]
-        query_pipe_delimited_command,
-        #[cfg(feature = "query")]
-        query_deep_object_command,
-        #[cfg(feature = "header")]
-        header_simple_command,
-        #[cfg(feature = "header")]
-        header_simple_exploded_command,
-        #[cfg(feature = "cookie")]
-        cookie_form_command,
-        #[cfg(feature = "cookie")]
-        cookie_form_exploded_command,
-    ];
     support::global_args(cmd, &["server1"])
-        .subcommands(subcommands.iter().map(|build| build()))
+        .subcommands(support::commands::commands(COMMANDS, ENABLED))
 }
+
+/// Each subcommand's name, help and flags: data the runtime builds the command
+/// line from (`commands.json`, beside this file).
+const COMMANDS: &str = include_str!("commands.json");
+
+/// The cargo features this build has on: the commands of their operations are
+/// offered.
+const ENABLED: &[&str] = &[
+    #[cfg(feature = "path")]
+    "path",
+    #[cfg(feature = "query")]
+    "query",
+    #[cfg(feature = "header")]
+    "header",
+    #[cfg(feature = "cookie")]
+    "cookie",
+];
 
 /// What every subcommand's call needs: the client, the runtime that drives it, and the
 /// flags that shape the output.
@@ -88,9 +75,16 @@ struct Call {
     output: support::Output,
 }
 
+impl Call {
+    /// Drives the client's call to its end on this command line's runtime.
+    fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
+        self.runtime.block_on(call)
+    }
+}
+
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
 /// early exit whose message is printed.
-fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+fn run(m: &ArgMatches) -> Outcome {
     let json = m.get_flag("json");
     let output = support::Output::from_matches(m);
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
@@ -191,691 +185,195 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
 }
 
-/// `path-simple`: its flags and help.
 #[cfg(feature = "path")]
-fn path_simple_command() -> Command {
-    Command::new("path-simple")
-        .about("`GET /path/simple/{color}/{colors}/{rgb}`")
-        .long_about(
-            "`GET /path/simple/{color}/{colors}/{rgb}` (operation `pathSimple`).",
-        )
-        .arg(
-            Arg::new("color")
-                .long("color")
-                .value_name("TEXT")
-                .required(true)
-                .help("path parameter `color`"),
-        )
-        .arg(
-            Arg::new("colors")
-                .long("colors")
-                .value_name("JSON-ARRAY")
-                .required(true)
-                .help("path parameter `colors`"),
-        )
-        .arg(
-            Arg::new("rgb")
-                .long("rgb")
-                .value_name("VALUE")
-                .required(true)
-                .help("path parameter `rgb`"),
-        )
-}
+use operations_path::*;
 
-/// `path-simple`: calls `pathSimple`.
 #[cfg(feature = "path")]
-fn path_simple(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let color: String = support::required(m, "color")?;
-    let colors: Vec<String> = support::required(m, "colors")?;
-    let rgb: types::Rgb = support::required(m, "rgb")?;
-    let result = call.runtime.block_on(call.client.path_simple(&color, &colors, &rgb));
-    Ok(finish(&call.client, ("pathSimple", false), result, call.json, call.output))
+mod operations_path {
+    use super::*;
+
+    /// `path-simple`: calls `pathSimple`.
+    pub(super) fn path_simple(call: &Call, m: &ArgMatches) -> Outcome {
+        let color: String = support::required(m, "color")?;
+        let colors: Vec<String> = support::required(m, "colors")?;
+        let rgb: types::Rgb = support::required(m, "rgb")?;
+        let result = call.block_on(call.client.path_simple(&color, &colors, &rgb));
+        Ok(finish(call, ("pathSimple", false), result))
+    }
+
+    /// `path-simple-exploded`: calls `pathSimpleExploded`.
+    pub(super) fn path_simple_exploded(call: &Call, m: &ArgMatches) -> Outcome {
+        let color: String = support::required(m, "color")?;
+        let colors: Vec<String> = support::required(m, "colors")?;
+        let rgb: types::Rgb = support::required(m, "rgb")?;
+        let result = call
+            .block_on(call.client.path_simple_exploded(&color, &colors, &rgb));
+        Ok(finish(call, ("pathSimpleExploded", false), result))
+    }
+
+    /// `path-label`: calls `pathLabel`.
+    pub(super) fn path_label(call: &Call, m: &ArgMatches) -> Outcome {
+        let color: String = support::required(m, "color")?;
+        let colors: Vec<String> = support::required(m, "colors")?;
+        let rgb: types::Rgb = support::required(m, "rgb")?;
+        let result = call.block_on(call.client.path_label(&color, &colors, &rgb));
+        Ok(finish(call, ("pathLabel", false), result))
+    }
+
+    /// `path-label-exploded`: calls `pathLabelExploded`.
+    pub(super) fn path_label_exploded(call: &Call, m: &ArgMatches) -> Outcome {
+        let color: String = support::required(m, "color")?;
+        let colors: Vec<String> = support::required(m, "colors")?;
+        let rgb: types::Rgb = support::required(m, "rgb")?;
+        let result = call
+            .block_on(call.client.path_label_exploded(&color, &colors, &rgb));
+        Ok(finish(call, ("pathLabelExploded", false), result))
+    }
+
+    /// `path-matrix`: calls `pathMatrix`.
+    pub(super) fn path_matrix(call: &Call, m: &ArgMatches) -> Outcome {
+        let color: String = support::required(m, "color")?;
+        let colors: Vec<String> = support::required(m, "colors")?;
+        let rgb: types::Rgb = support::required(m, "rgb")?;
+        let result = call.block_on(call.client.path_matrix(&color, &colors, &rgb));
+        Ok(finish(call, ("pathMatrix", false), result))
+    }
+
+    /// `path-matrix-exploded`: calls `pathMatrixExploded`.
+    pub(super) fn path_matrix_exploded(call: &Call, m: &ArgMatches) -> Outcome {
+        let color: String = support::required(m, "color")?;
+        let colors: Vec<String> = support::required(m, "colors")?;
+        let rgb: types::Rgb = support::required(m, "rgb")?;
+        let result = call
+            .block_on(call.client.path_matrix_exploded(&color, &colors, &rgb));
+        Ok(finish(call, ("pathMatrixExploded", false), result))
+    }
 }
 
-/// `path-simple-exploded`: its flags and help.
-#[cfg(feature = "path")]
-fn path_simple_exploded_command() -> Command {
-    Command::new("path-simple-exploded")
-        .about("`GET /path/simple-exploded/{color}/{colors}/{rgb}`")
-        .long_about(
-            "`GET /path/simple-exploded/{color}/{colors}/{rgb}` (operation `pathSimpleExploded`).",
-        )
-        .arg(
-            Arg::new("color")
-                .long("color")
-                .value_name("TEXT")
-                .required(true)
-                .help("path parameter `color`"),
-        )
-        .arg(
-            Arg::new("colors")
-                .long("colors")
-                .value_name("JSON-ARRAY")
-                .required(true)
-                .help("path parameter `colors`"),
-        )
-        .arg(
-            Arg::new("rgb")
-                .long("rgb")
-                .value_name("VALUE")
-                .required(true)
-                .help("path parameter `rgb`"),
-        )
-}
-
-/// `path-simple-exploded`: calls `pathSimpleExploded`.
-#[cfg(feature = "path")]
-fn path_simple_exploded(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let color: String = support::required(m, "color")?;
-    let colors: Vec<String> = support::required(m, "colors")?;
-    let rgb: types::Rgb = support::required(m, "rgb")?;
-    let result = call
-        .runtime
-        .block_on(call.client.path_simple_exploded(&color, &colors, &rgb));
-    Ok(
-        finish(
-            &call.client,
-            ("pathSimpleExploded", false),
-            result,
-            call.json,
-            call.output,
-        ),
-    )
-}
-
-/// `path-label`: its flags and help.
-#[cfg(feature = "path")]
-fn path_label_command() -> Command {
-    Command::new("path-label")
-        .about("`GET /path/label/{color}/{colors}/{rgb}`")
-        .long_about("`GET /path/label/{color}/{colors}/{rgb}` (operation `pathLabel`).")
-        .arg(
-            Arg::new("color")
-                .long("color")
-                .value_name("TEXT")
-                .required(true)
-                .help("path parameter `color`"),
-        )
-        .arg(
-            Arg::new("colors")
-                .long("colors")
-                .value_name("JSON-ARRAY")
-                .required(true)
-                .help("path parameter `colors`"),
-        )
-        .arg(
-            Arg::new("rgb")
-                .long("rgb")
-                .value_name("VALUE")
-                .required(true)
-                .help("path parameter `rgb`"),
-        )
-}
-
-/// `path-label`: calls `pathLabel`.
-#[cfg(feature = "path")]
-fn path_label(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let color: String = support::required(m, "color")?;
-    let colors: Vec<String> = support::required(m, "colors")?;
-    let rgb: types::Rgb = support::required(m, "rgb")?;
-    let result = call.runtime.block_on(call.client.path_label(&color, &colors, &rgb));
-    Ok(finish(&call.client, ("pathLabel", false), result, call.json, call.output))
-}
-
-/// `path-label-exploded`: its flags and help.
-#[cfg(feature = "path")]
-fn path_label_exploded_command() -> Command {
-    Command::new("path-label-exploded")
-        .about("`GET /path/label-exploded/{color}/{colors}/{rgb}`")
-        .long_about(
-            "`GET /path/label-exploded/{color}/{colors}/{rgb}` (operation `pathLabelExploded`).",
-        )
-        .arg(
-            Arg::new("color")
-                .long("color")
-                .value_name("TEXT")
-                .required(true)
-                .help("path parameter `color`"),
-        )
-        .arg(
-            Arg::new("colors")
-                .long("colors")
-                .value_name("JSON-ARRAY")
-                .required(true)
-                .help("path parameter `colors`"),
-        )
-        .arg(
-            Arg::new("rgb")
-                .long("rgb")
-                .value_name("VALUE")
-                .required(true)
-                .help("path parameter `rgb`"),
-        )
-}
-
-/// `path-label-exploded`: calls `pathLabelExploded`.
-#[cfg(feature = "path")]
-fn path_label_exploded(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let color: String = support::required(m, "color")?;
-    let colors: Vec<String> = support::required(m, "colors")?;
-    let rgb: types::Rgb = support::required(m, "rgb")?;
-    let result = call
-        .runtime
-        .block_on(call.client.path_label_exploded(&color, &colors, &rgb));
-    Ok(
-        finish(
-            &call.client,
-            ("pathLabelExploded", false),
-            result,
-            call.json,
-            call.output,
-        ),
-    )
-}
-
-/// `path-matrix`: its flags and help.
-#[cfg(feature = "path")]
-fn path_matrix_command() -> Command {
-    Command::new("path-matrix")
-        .about("`GET /path/matrix/{color}/{colors}/{rgb}`")
-        .long_about(
-            "`GET /path/matrix/{color}/{colors}/{rgb}` (operation `pathMatrix`).",
-        )
-        .arg(
-            Arg::new("color")
-                .long("color")
-                .value_name("TEXT")
-                .required(true)
-                .help("path parameter `color`"),
-        )
-        .arg(
-            Arg::new("colors")
-                .long("colors")
-                .value_name("JSON-ARRAY")
-                .required(true)
-                .help("path parameter `colors`"),
-        )
-        .arg(
-            Arg::new("rgb")
-                .long("rgb")
-                .value_name("VALUE")
-                .required(true)
-                .help("path parameter `rgb`"),
-        )
-}
-
-/// `path-matrix`: calls `pathMatrix`.
-#[cfg(feature = "path")]
-fn path_matrix(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let color: String = support::required(m, "color")?;
-    let colors: Vec<String> = support::required(m, "colors")?;
-    let rgb: types::Rgb = support::required(m, "rgb")?;
-    let result = call.runtime.block_on(call.client.path_matrix(&color, &colors, &rgb));
-    Ok(finish(&call.client, ("pathMatrix", false), result, call.json, call.output))
-}
-
-/// `path-matrix-exploded`: its flags and help.
-#[cfg(feature = "path")]
-fn path_matrix_exploded_command() -> Command {
-    Command::new("path-matrix-exploded")
-        .about("`GET /path/matrix-exploded/{color}/{colors}/{rgb}`")
-        .long_about(
-            "`GET /path/matrix-exploded/{color}/{colors}/{rgb}` (operation `pathMatrixExploded`).",
-        )
-        .arg(
-            Arg::new("color")
-                .long("color")
-                .value_name("TEXT")
-                .required(true)
-                .help("path parameter `color`"),
-        )
-        .arg(
-            Arg::new("colors")
-                .long("colors")
-                .value_name("JSON-ARRAY")
-                .required(true)
-                .help("path parameter `colors`"),
-        )
-        .arg(
-            Arg::new("rgb")
-                .long("rgb")
-                .value_name("VALUE")
-                .required(true)
-                .help("path parameter `rgb`"),
-        )
-}
-
-/// `path-matrix-exploded`: calls `pathMatrixExploded`.
-#[cfg(feature = "path")]
-fn path_matrix_exploded(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let color: String = support::required(m, "color")?;
-    let colors: Vec<String> = support::required(m, "colors")?;
-    let rgb: types::Rgb = support::required(m, "rgb")?;
-    let result = call
-        .runtime
-        .block_on(call.client.path_matrix_exploded(&color, &colors, &rgb));
-    Ok(
-        finish(
-            &call.client,
-            ("pathMatrixExploded", false),
-            result,
-            call.json,
-            call.output,
-        ),
-    )
-}
-
-/// `query-form`: its flags and help.
 #[cfg(feature = "query")]
-fn query_form_command() -> Command {
-    Command::new("query-form")
-        .about("`GET /query/form`")
-        .long_about("`GET /query/form` (operation `queryForm`).")
-        .arg(
-            Arg::new("color")
-                .long("color")
-                .value_name("TEXT")
-                .required(true)
-                .help("query parameter `color`"),
-        )
-        .arg(
-            Arg::new("colors")
-                .long("colors")
-                .value_name("JSON-ARRAY")
-                .required(true)
-                .help("query parameter `colors`"),
-        )
-        .arg(
-            Arg::new("rgb")
-                .long("rgb")
-                .value_name("VALUE")
-                .required(true)
-                .help("query parameter `rgb`"),
-        )
-}
+use operations_query::*;
 
-/// `query-form`: calls `queryForm`.
 #[cfg(feature = "query")]
-fn query_form(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let color: String = support::required(m, "color")?;
-    let colors: Vec<String> = support::required(m, "colors")?;
-    let rgb: types::Rgb = support::required(m, "rgb")?;
-    let result = call.runtime.block_on(call.client.query_form(&color, &colors, &rgb));
-    Ok(finish(&call.client, ("queryForm", false), result, call.json, call.output))
+mod operations_query {
+    use super::*;
+
+    /// `query-form`: calls `queryForm`.
+    pub(super) fn query_form(call: &Call, m: &ArgMatches) -> Outcome {
+        let color: String = support::required(m, "color")?;
+        let colors: Vec<String> = support::required(m, "colors")?;
+        let rgb: types::Rgb = support::required(m, "rgb")?;
+        let result = call.block_on(call.client.query_form(&color, &colors, &rgb));
+        Ok(finish(call, ("queryForm", false), result))
+    }
+
+    /// `query-form-exploded`: calls `queryFormExploded`.
+    pub(super) fn query_form_exploded(call: &Call, m: &ArgMatches) -> Outcome {
+        let color: String = support::required(m, "color")?;
+        let colors: Vec<String> = support::required(m, "colors")?;
+        let rgb: types::Rgb = support::required(m, "rgb")?;
+        let result = call
+            .block_on(call.client.query_form_exploded(&color, &colors, &rgb));
+        Ok(finish(call, ("queryFormExploded", false), result))
+    }
+
+    /// `query-reserved`: calls `queryReserved`.
+    pub(super) fn query_reserved(call: &Call, m: &ArgMatches) -> Outcome {
+        let color: String = support::required(m, "color")?;
+        let colors: Vec<String> = support::required(m, "colors")?;
+        let rgb: types::Rgb = support::required(m, "rgb")?;
+        let result = call.block_on(call.client.query_reserved(&color, &colors, &rgb));
+        Ok(finish(call, ("queryReserved", false), result))
+    }
+
+    /// `query-space-delimited`: calls `querySpaceDelimited`.
+    pub(super) fn query_space_delimited(call: &Call, m: &ArgMatches) -> Outcome {
+        let colors: Vec<String> = support::required(m, "colors")?;
+        let rgb: types::Rgb = support::required(m, "rgb")?;
+        let result = call.block_on(call.client.query_space_delimited(&colors, &rgb));
+        Ok(finish(call, ("querySpaceDelimited", false), result))
+    }
+
+    /// `query-pipe-delimited`: calls `queryPipeDelimited`.
+    pub(super) fn query_pipe_delimited(call: &Call, m: &ArgMatches) -> Outcome {
+        let colors: Vec<String> = support::required(m, "colors")?;
+        let rgb: types::Rgb = support::required(m, "rgb")?;
+        let result = call.block_on(call.client.query_pipe_delimited(&colors, &rgb));
+        Ok(finish(call, ("queryPipeDelimited", false), result))
+    }
+
+    /// `query-deep-object`: calls `queryDeepObject`.
+    pub(super) fn query_deep_object(call: &Call, m: &ArgMatches) -> Outcome {
+        let rgb: types::Rgb = support::required(m, "rgb")?;
+        let result = call.block_on(call.client.query_deep_object(&rgb));
+        Ok(finish(call, ("queryDeepObject", false), result))
+    }
 }
 
-/// `query-form-exploded`: its flags and help.
-#[cfg(feature = "query")]
-fn query_form_exploded_command() -> Command {
-    Command::new("query-form-exploded")
-        .about("`GET /query/form-exploded`")
-        .long_about("`GET /query/form-exploded` (operation `queryFormExploded`).")
-        .arg(
-            Arg::new("color")
-                .long("color")
-                .value_name("TEXT")
-                .required(true)
-                .help("query parameter `color`"),
-        )
-        .arg(
-            Arg::new("colors")
-                .long("colors")
-                .value_name("JSON-ARRAY")
-                .required(true)
-                .help("query parameter `colors`"),
-        )
-        .arg(
-            Arg::new("rgb")
-                .long("rgb")
-                .value_name("VALUE")
-                .required(true)
-                .help("query parameter `rgb`"),
-        )
-}
-
-/// `query-form-exploded`: calls `queryFormExploded`.
-#[cfg(feature = "query")]
-fn query_form_exploded(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let color: String = support::required(m, "color")?;
-    let colors: Vec<String> = support::required(m, "colors")?;
-    let rgb: types::Rgb = support::required(m, "rgb")?;
-    let result = call
-        .runtime
-        .block_on(call.client.query_form_exploded(&color, &colors, &rgb));
-    Ok(
-        finish(
-            &call.client,
-            ("queryFormExploded", false),
-            result,
-            call.json,
-            call.output,
-        ),
-    )
-}
-
-/// `query-reserved`: its flags and help.
-#[cfg(feature = "query")]
-fn query_reserved_command() -> Command {
-    Command::new("query-reserved")
-        .about(
-            "`allowReserved`: the values keep the reserved characters a query may hold, and `%XX` triples pass unchanged (RFC 6570's reserved expansion, OpenAPI 3.1.1).",
-        )
-        .long_about(
-            "`allowReserved`: the values keep the reserved characters a query may hold, and `%XX` triples pass unchanged (RFC 6570's reserved expansion, OpenAPI 3.1.1).\n\n`GET /query/reserved` (operation `queryReserved`).",
-        )
-        .arg(
-            Arg::new("color")
-                .long("color")
-                .value_name("TEXT")
-                .required(true)
-                .help("query parameter `color`"),
-        )
-        .arg(
-            Arg::new("colors")
-                .long("colors")
-                .value_name("JSON-ARRAY")
-                .required(true)
-                .help("query parameter `colors`"),
-        )
-        .arg(
-            Arg::new("rgb")
-                .long("rgb")
-                .value_name("VALUE")
-                .required(true)
-                .help("query parameter `rgb`"),
-        )
-}
-
-/// `query-reserved`: calls `queryReserved`.
-#[cfg(feature = "query")]
-fn query_reserved(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let color: String = support::required(m, "color")?;
-    let colors: Vec<String> = support::required(m, "colors")?;
-    let rgb: types::Rgb = support::required(m, "rgb")?;
-    let result = call
-        .runtime
-        .block_on(call.client.query_reserved(&color, &colors, &rgb));
-    Ok(finish(&call.client, ("queryReserved", false), result, call.json, call.output))
-}
-
-/// `query-space-delimited`: its flags and help.
-#[cfg(feature = "query")]
-fn query_space_delimited_command() -> Command {
-    Command::new("query-space-delimited")
-        .about("`GET /query/space`")
-        .long_about("`GET /query/space` (operation `querySpaceDelimited`).")
-        .arg(
-            Arg::new("colors")
-                .long("colors")
-                .value_name("JSON-ARRAY")
-                .required(true)
-                .help("query parameter `colors`"),
-        )
-        .arg(
-            Arg::new("rgb")
-                .long("rgb")
-                .value_name("VALUE")
-                .required(true)
-                .help("query parameter `rgb`"),
-        )
-}
-
-/// `query-space-delimited`: calls `querySpaceDelimited`.
-#[cfg(feature = "query")]
-fn query_space_delimited(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let colors: Vec<String> = support::required(m, "colors")?;
-    let rgb: types::Rgb = support::required(m, "rgb")?;
-    let result = call.runtime.block_on(call.client.query_space_delimited(&colors, &rgb));
-    Ok(
-        finish(
-            &call.client,
-            ("querySpaceDelimited", false),
-            result,
-            call.json,
-            call.output,
-        ),
-    )
-}
-
-/// `query-pipe-delimited`: its flags and help.
-#[cfg(feature = "query")]
-fn query_pipe_delimited_command() -> Command {
-    Command::new("query-pipe-delimited")
-        .about("`GET /query/pipe`")
-        .long_about("`GET /query/pipe` (operation `queryPipeDelimited`).")
-        .arg(
-            Arg::new("colors")
-                .long("colors")
-                .value_name("JSON-ARRAY")
-                .required(true)
-                .help("query parameter `colors`"),
-        )
-        .arg(
-            Arg::new("rgb")
-                .long("rgb")
-                .value_name("VALUE")
-                .required(true)
-                .help("query parameter `rgb`"),
-        )
-}
-
-/// `query-pipe-delimited`: calls `queryPipeDelimited`.
-#[cfg(feature = "query")]
-fn query_pipe_delimited(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let colors: Vec<String> = support::required(m, "colors")?;
-    let rgb: types::Rgb = support::required(m, "rgb")?;
-    let result = call.runtime.block_on(call.client.query_pipe_delimited(&colors, &rgb));
-    Ok(
-        finish(
-            &call.client,
-            ("queryPipeDelimited", false),
-            result,
-            call.json,
-            call.output,
-        ),
-    )
-}
-
-/// `query-deep-object`: its flags and help.
-#[cfg(feature = "query")]
-fn query_deep_object_command() -> Command {
-    Command::new("query-deep-object")
-        .about("`GET /query/deep`")
-        .long_about("`GET /query/deep` (operation `queryDeepObject`).")
-        .arg(
-            Arg::new("rgb")
-                .long("rgb")
-                .value_name("VALUE")
-                .required(true)
-                .help("query parameter `rgb`"),
-        )
-}
-
-/// `query-deep-object`: calls `queryDeepObject`.
-#[cfg(feature = "query")]
-fn query_deep_object(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let rgb: types::Rgb = support::required(m, "rgb")?;
-    let result = call.runtime.block_on(call.client.query_deep_object(&rgb));
-    Ok(finish(&call.client, ("queryDeepObject", false), result, call.json, call.output))
-}
-
-/// `header-simple`: its flags and help.
 #[cfg(feature = "header")]
-fn header_simple_command() -> Command {
-    Command::new("header-simple")
-        .about("`GET /header/simple`")
-        .long_about("`GET /header/simple` (operation `headerSimple`).")
-        .arg(
-            Arg::new("color")
-                .long("color")
-                .value_name("TEXT")
-                .required(true)
-                .help("header parameter `color`"),
-        )
-        .arg(
-            Arg::new("colors")
-                .long("colors")
-                .value_name("JSON-ARRAY")
-                .required(true)
-                .help("header parameter `colors`"),
-        )
-        .arg(
-            Arg::new("rgb")
-                .long("rgb")
-                .value_name("VALUE")
-                .required(true)
-                .help("header parameter `rgb`"),
-        )
-}
+use operations_header::*;
 
-/// `header-simple`: calls `headerSimple`.
 #[cfg(feature = "header")]
-fn header_simple(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let color: String = support::required(m, "color")?;
-    let colors: Vec<String> = support::required(m, "colors")?;
-    let rgb: types::Rgb = support::required(m, "rgb")?;
-    let result = call.runtime.block_on(call.client.header_simple(&color, &colors, &rgb));
-    Ok(finish(&call.client, ("headerSimple", false), result, call.json, call.output))
+mod operations_header {
+    use super::*;
+
+    /// `header-simple`: calls `headerSimple`.
+    pub(super) fn header_simple(call: &Call, m: &ArgMatches) -> Outcome {
+        let color: String = support::required(m, "color")?;
+        let colors: Vec<String> = support::required(m, "colors")?;
+        let rgb: types::Rgb = support::required(m, "rgb")?;
+        let result = call.block_on(call.client.header_simple(&color, &colors, &rgb));
+        Ok(finish(call, ("headerSimple", false), result))
+    }
+
+    /// `header-simple-exploded`: calls `headerSimpleExploded`.
+    pub(super) fn header_simple_exploded(call: &Call, m: &ArgMatches) -> Outcome {
+        let color: String = support::required(m, "color")?;
+        let colors: Vec<String> = support::required(m, "colors")?;
+        let rgb: types::Rgb = support::required(m, "rgb")?;
+        let result = call
+            .block_on(call.client.header_simple_exploded(&color, &colors, &rgb));
+        Ok(finish(call, ("headerSimpleExploded", false), result))
+    }
 }
 
-/// `header-simple-exploded`: its flags and help.
-#[cfg(feature = "header")]
-fn header_simple_exploded_command() -> Command {
-    Command::new("header-simple-exploded")
-        .about("`GET /header/simple-exploded`")
-        .long_about("`GET /header/simple-exploded` (operation `headerSimpleExploded`).")
-        .arg(
-            Arg::new("color")
-                .long("color")
-                .value_name("TEXT")
-                .required(true)
-                .help("header parameter `color`"),
-        )
-        .arg(
-            Arg::new("colors")
-                .long("colors")
-                .value_name("JSON-ARRAY")
-                .required(true)
-                .help("header parameter `colors`"),
-        )
-        .arg(
-            Arg::new("rgb")
-                .long("rgb")
-                .value_name("VALUE")
-                .required(true)
-                .help("header parameter `rgb`"),
-        )
-}
-
-/// `header-simple-exploded`: calls `headerSimpleExploded`.
-#[cfg(feature = "header")]
-fn header_simple_exploded(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let color: String = support::required(m, "color")?;
-    let colors: Vec<String> = support::required(m, "colors")?;
-    let rgb: types::Rgb = support::required(m, "rgb")?;
-    let result = call
-        .runtime
-        .block_on(call.client.header_simple_exploded(&color, &colors, &rgb));
-    Ok(
-        finish(
-            &call.client,
-            ("headerSimpleExploded", false),
-            result,
-            call.json,
-            call.output,
-        ),
-    )
-}
-
-/// `cookie-form`: its flags and help.
 #[cfg(feature = "cookie")]
-fn cookie_form_command() -> Command {
-    Command::new("cookie-form")
-        .about("`GET /cookie/form`")
-        .long_about("`GET /cookie/form` (operation `cookieForm`).")
-        .arg(
-            Arg::new("color")
-                .long("color")
-                .value_name("TEXT")
-                .required(true)
-                .help("cookie parameter `color`"),
-        )
-        .arg(
-            Arg::new("colors")
-                .long("colors")
-                .value_name("JSON-ARRAY")
-                .required(true)
-                .help("cookie parameter `colors`"),
-        )
-        .arg(
-            Arg::new("rgb")
-                .long("rgb")
-                .value_name("VALUE")
-                .required(true)
-                .help("cookie parameter `rgb`"),
-        )
-}
+use operations_cookie::*;
 
-/// `cookie-form`: calls `cookieForm`.
 #[cfg(feature = "cookie")]
-fn cookie_form(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let color: String = support::required(m, "color")?;
-    let colors: Vec<String> = support::required(m, "colors")?;
-    let rgb: types::Rgb = support::required(m, "rgb")?;
-    let result = call.runtime.block_on(call.client.cookie_form(&color, &colors, &rgb));
-    Ok(finish(&call.client, ("cookieForm", false), result, call.json, call.output))
-}
+mod operations_cookie {
+    use super::*;
 
-/// `cookie-form-exploded`: its flags and help.
-#[cfg(feature = "cookie")]
-fn cookie_form_exploded_command() -> Command {
-    Command::new("cookie-form-exploded")
-        .about("`GET /cookie/form-exploded`")
-        .long_about("`GET /cookie/form-exploded` (operation `cookieFormExploded`).")
-        .arg(
-            Arg::new("color")
-                .long("color")
-                .value_name("TEXT")
-                .required(true)
-                .help("cookie parameter `color`"),
-        )
-        .arg(
-            Arg::new("colors")
-                .long("colors")
-                .value_name("JSON-ARRAY")
-                .required(true)
-                .help("cookie parameter `colors`"),
-        )
-}
+    /// `cookie-form`: calls `cookieForm`.
+    pub(super) fn cookie_form(call: &Call, m: &ArgMatches) -> Outcome {
+        let color: String = support::required(m, "color")?;
+        let colors: Vec<String> = support::required(m, "colors")?;
+        let rgb: types::Rgb = support::required(m, "rgb")?;
+        let result = call.block_on(call.client.cookie_form(&color, &colors, &rgb));
+        Ok(finish(call, ("cookieForm", false), result))
+    }
 
-/// `cookie-form-exploded`: calls `cookieFormExploded`.
-#[cfg(feature = "cookie")]
-fn cookie_form_exploded(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let color: String = support::required(m, "color")?;
-    let colors: Vec<String> = support::required(m, "colors")?;
-    let result = call
-        .runtime
-        .block_on(call.client.cookie_form_exploded(&color, &colors));
-    Ok(
-        finish(
-            &call.client,
-            ("cookieFormExploded", false),
-            result,
-            call.json,
-            call.output,
-        ),
-    )
+    /// `cookie-form-exploded`: calls `cookieFormExploded`.
+    pub(super) fn cookie_form_exploded(call: &Call, m: &ArgMatches) -> Outcome {
+        let color: String = support::required(m, "color")?;
+        let colors: Vec<String> = support::required(m, "colors")?;
+        let result = call.block_on(call.client.cookie_form_exploded(&color, &colors));
+        Ok(finish(call, ("cookieFormExploded", false), result))
+    }
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.
 fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-    client: &Client,
+    call: &Call,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
-    json: bool,
-    output: support::Output,
 ) -> ExitCode {
-    report(client, operation, result, output, |value| support::print_value(value, json))
+    report(
+        &call.client,
+        operation,
+        result,
+        call.output,
+        |value| support::print_value(value, call.json),
+    )
 }
 
 /// `operation`: its id, and whether the document deprecates it (then the warning was

@@ -9,7 +9,11 @@
 
 pub use apigen_cli_runtime as support;
 use std::process::ExitCode;
-use clap::{Arg, ArgMatches, Command};
+
+/// How the command line ends: its exit status (`Err`: an early exit, its message
+/// printed).
+type Outcome = Result<ExitCode, ExitCode>;
+use clap::{ArgMatches, Command};
 use text_formats_client::client::*;
 use text_formats_client::{Client, Error, RequestOptions, ResponseValue};
 use text_formats_client::runtime::progress::Direction;
@@ -34,14 +38,17 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
-    let subcommands: &[fn() -> Command] = &[
-        post_events_command,
-        get_event_command,
-        put_event_command,
-    ];
     support::global_args(cmd, &["api_v2"])
-        .subcommands(subcommands.iter().map(|build| build()))
+        .subcommands(support::commands::commands(COMMANDS, ENABLED))
 }
+
+/// Each subcommand's name, help and flags: data the runtime builds the command
+/// line from (`commands.json`, beside this file).
+const COMMANDS: &str = include_str!("commands.json");
+
+/// The cargo features this build has on: the commands of their operations are
+/// offered.
+const ENABLED: &[&str] = &[];
 
 /// What every subcommand's call needs: the client, the runtime that drives it, and the
 /// flags that shape the output.
@@ -54,9 +61,16 @@ struct Call {
     output: support::Output,
 }
 
+impl Call {
+    /// Drives the client's call to its end on this command line's runtime.
+    fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
+        self.runtime.block_on(call)
+    }
+}
+
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
 /// early exit whose message is printed.
-fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+fn run(m: &ArgMatches) -> Outcome {
     let json = m.get_flag("json");
     let output = support::Output::from_matches(m);
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
@@ -128,80 +142,16 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
 }
 
-/// `post-events`: its flags and help.
-fn post_events_command() -> Command {
-    support::body_args(
-        Command::new("post-events")
-            .about("`POST /events`")
-            .long_about("`POST /events` (operation `postEvents`)."),
-    )
-}
-
 /// `post-events`: calls `postEvents`.
-fn post_events(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+fn post_events(call: &Call, m: &ArgMatches) -> Outcome {
     let body: Option<Vec<types::Event>> = support::body(m, &[])?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.post_events(&body));
-    Ok(finish(&call.client, ("postEvents", false), result, call.json, call.output))
-}
-
-/// `get-event`: its flags and help.
-fn get_event_command() -> Command {
-    Command::new("get-event")
-        .about("`GET /events/{id}`")
-        .long_about("`GET /events/{id}` (operation `getEvent`).")
-        .arg(
-            Arg::new("id")
-                .long("id")
-                .value_name("TEXT")
-                .required(true)
-                .help("path parameter `id`"),
-        )
-        .arg(
-            Arg::new("since")
-                .long("since")
-                .value_name("TEXT")
-                .required(true)
-                .help("query parameter `since`"),
-        )
-        .arg(
-            Arg::new("day")
-                .long("day")
-                .value_name("TEXT")
-                .required(false)
-                .help("query parameter `day`"),
-        )
-        .arg(
-            Arg::new("related")
-                .long("related")
-                .value_name("JSON-ARRAY")
-                .required(false)
-                .help("query parameter `related`"),
-        )
-        .arg(
-            Arg::new("x-trace")
-                .long("x-trace")
-                .value_name("TEXT")
-                .required(false)
-                .help("header parameter `X-Trace`"),
-        )
-        .arg(
-            Arg::new("label")
-                .long("label")
-                .value_name("JSON-ARRAY")
-                .required(false)
-                .help("One label or several (`oneOf` a string and a list of strings)."),
-        )
+    let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+    let result = call.block_on(call.client.post_events(&body));
+    Ok(finish(call, ("postEvents", false), result))
 }
 
 /// `get-event`: calls `getEvent`.
-fn get_event(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+fn get_event(call: &Call, m: &ArgMatches) -> Outcome {
     let id: String = support::required(m, "id")?;
     let since: String = support::required(m, "since")?;
     let options = GetEventOptions::default()
@@ -209,74 +159,35 @@ fn get_event(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         .with_related(support::optional::<Vec<String>>(m, "related")?)
         .with_x_trace(support::optional::<String>(m, "x-trace")?)
         .with_label(support::optional::<Vec<String>>(m, "label")?);
-    let result = call.runtime.block_on(call.client.get_event_with(&id, &since, options));
-    Ok(finish(&call.client, ("getEvent", false), result, call.json, call.output))
-}
-
-/// `put-event`: its flags and help.
-fn put_event_command() -> Command {
-    support::body_args(
-            Command::new("put-event")
-                .about("`PUT /events/{id}`")
-                .long_about("`PUT /events/{id}` (operation `putEvent`).")
-                .arg(
-                    Arg::new("id")
-                        .long("id")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("path parameter `id`"),
-                ),
-        )
-        .arg(
-            Arg::new("id-2")
-                .long("id-2")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `id`"),
-        )
-        .arg(
-            Arg::new("at")
-                .long("at")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `at`"),
-        )
-        .arg(
-            Arg::new("day")
-                .long("day")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `day`"),
-        )
+    let result = call.block_on(call.client.get_event_with(&id, &since, options));
+    Ok(finish(call, ("getEvent", false), result))
 }
 
 /// `put-event`: calls `putEvent`.
-fn put_event(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+fn put_event(call: &Call, m: &ArgMatches) -> Outcome {
     let id: String = support::required(m, "id")?;
     let body: Option<types::Event> = support::body(
         m,
         &[("id-2", "id"), ("at", "at"), ("day", "day")],
     )?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
-    };
-    let result = call.runtime.block_on(call.client.put_event(&id, &body));
-    Ok(finish(&call.client, ("putEvent", false), result, call.json, call.output))
+    let body = support::needed(body, support::NEEDS_JSON_BODY)?;
+    let result = call.block_on(call.client.put_event(&id, &body));
+    Ok(finish(call, ("putEvent", false), result))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.
 fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-    client: &Client,
+    call: &Call,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
-    json: bool,
-    output: support::Output,
 ) -> ExitCode {
-    report(client, operation, result, output, |value| support::print_value(value, json))
+    report(
+        &call.client,
+        operation,
+        result,
+        call.output,
+        |value| support::print_value(value, call.json),
+    )
 }
 
 /// `operation`: its id, and whether the document deprecates it (then the warning was
