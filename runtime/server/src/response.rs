@@ -233,7 +233,9 @@ pub fn answer<R: IntoHttp, E>(
 /// `events_text`, `json_lines`, or `empty` (no body), then in parentheses the status (a code,
 /// or `held` for a range or `default`: the variant's first field is the status), the media
 /// type where the kind takes one, and `headers` when the variant's last field is the answer's
-/// headers struct (written by its `write`). A code is checked when the crate compiles.
+/// headers struct (written by its `write`). A code is checked when the crate compiles. A
+/// declaration too long for its line is wrapped as rustfmt wraps a call, trailing comma
+/// included (`unimplemented(\n "a-long-operation-id",\n)`).
 ///
 /// ```ignore
 /// response::answers! {
@@ -291,56 +293,56 @@ macro_rules! __apigen_answers {
     };
 
     // The variant's pattern: the status it holds (`held`), its body and its headers.
-    (@pattern $v:ident unimplemented [$operation:literal] $binds:tt) => { Self::$v };
-    (@pattern $v:ident empty [held] ($s:ident $b:ident $h:ident)) => { Self::$v($s) };
-    (@pattern $v:ident empty [held, headers] ($s:ident $b:ident $h:ident)) => { Self::$v($s, $h) };
-    (@pattern $v:ident empty [$code:tt] ($s:ident $b:ident $h:ident)) => { Self::$v };
-    (@pattern $v:ident empty [$code:tt, headers] ($s:ident $b:ident $h:ident)) => { Self::$v($h) };
-    (@pattern $v:ident $kind:ident [held, $media:literal, headers] ($s:ident $b:ident $h:ident)) => {
+    (@pattern $v:ident unimplemented [$operation:literal $(,)?] $binds:tt) => { Self::$v };
+    (@pattern $v:ident empty [held $(,)?] ($s:ident $b:ident $h:ident)) => { Self::$v($s) };
+    (@pattern $v:ident empty [held, headers $(,)?] ($s:ident $b:ident $h:ident)) => { Self::$v($s, $h) };
+    (@pattern $v:ident empty [$code:tt $(,)?] ($s:ident $b:ident $h:ident)) => { Self::$v };
+    (@pattern $v:ident empty [$code:tt, headers $(,)?] ($s:ident $b:ident $h:ident)) => { Self::$v($h) };
+    (@pattern $v:ident $kind:ident [held, $media:literal, headers $(,)?] ($s:ident $b:ident $h:ident)) => {
         Self::$v($s, $b, $h)
     };
-    (@pattern $v:ident $kind:ident [held, headers] ($s:ident $b:ident $h:ident)) => {
+    (@pattern $v:ident $kind:ident [held, headers $(,)?] ($s:ident $b:ident $h:ident)) => {
         Self::$v($s, $b, $h)
     };
-    (@pattern $v:ident $kind:ident [held $(, $media:literal)?] ($s:ident $b:ident $h:ident)) => {
+    (@pattern $v:ident $kind:ident [held $(, $media:literal)? $(,)?] ($s:ident $b:ident $h:ident)) => {
         Self::$v($s, $b)
     };
-    (@pattern $v:ident $kind:ident [$code:tt, $media:literal, headers] ($s:ident $b:ident $h:ident)) => {
+    (@pattern $v:ident $kind:ident [$code:tt, $media:literal, headers $(,)?] ($s:ident $b:ident $h:ident)) => {
         Self::$v($b, $h)
     };
-    (@pattern $v:ident $kind:ident [$code:tt, headers] ($s:ident $b:ident $h:ident)) => {
+    (@pattern $v:ident $kind:ident [$code:tt, headers $(,)?] ($s:ident $b:ident $h:ident)) => {
         Self::$v($b, $h)
     };
-    (@pattern $v:ident $kind:ident [$code:tt $(, $media:literal)?] ($s:ident $b:ident $h:ident)) => {
+    (@pattern $v:ident $kind:ident [$code:tt $(, $media:literal)? $(,)?] ($s:ident $b:ident $h:ident)) => {
         Self::$v($b)
     };
 
     // The variant written: the body under the status, then the headers.
-    (@write unimplemented [$operation:literal] $binds:tt) => {
+    (@write unimplemented [$operation:literal $(,)?] $binds:tt) => {
         Err(crate::runtime::problem::Problem::not_implemented($operation))
     };
-    (@write empty [$code:tt] ($s:ident $b:ident $h:ident)) => {
+    (@write empty [$code:tt $(,)?] ($s:ident $b:ident $h:ident)) => {
         Ok(crate::runtime::response::empty($crate::__apigen_answers!(@status $code $s)))
     };
-    (@write empty [$code:tt, headers] ($s:ident $b:ident $h:ident)) => {{
+    (@write empty [$code:tt, headers $(,)?] ($s:ident $b:ident $h:ident)) => {{
         let mut response =
             crate::runtime::response::empty($crate::__apigen_answers!(@status $code $s));
         $h.write(&mut response)?;
         Ok(response)
     }};
-    (@write $kind:ident [$code:tt, $media:literal, headers] ($s:ident $b:ident $h:ident)) => {{
+    (@write $kind:ident [$code:tt, $media:literal, headers $(,)?] ($s:ident $b:ident $h:ident)) => {{
         let status = $crate::__apigen_answers!(@status $code $s);
         let mut response = $crate::__apigen_answers!(@body $kind($media), status, $b)?;
         $h.write(&mut response)?;
         Ok(response)
     }};
-    (@write $kind:ident [$code:tt, headers] ($s:ident $b:ident $h:ident)) => {{
+    (@write $kind:ident [$code:tt, headers $(,)?] ($s:ident $b:ident $h:ident)) => {{
         let status = $crate::__apigen_answers!(@status $code $s);
         let mut response = $crate::__apigen_answers!(@body $kind(), status, $b)?;
         $h.write(&mut response)?;
         Ok(response)
     }};
-    (@write $kind:ident [$code:tt $(, $media:literal)?] ($s:ident $b:ident $h:ident)) => {
+    (@write $kind:ident [$code:tt $(, $media:literal)? $(,)?] ($s:ident $b:ident $h:ident)) => {
         $crate::__apigen_answers!(@body $kind($($media)?), $crate::__apigen_answers!(@status $code $s), $b)
     };
 

@@ -264,7 +264,18 @@ response::answers! {
         Default(http::StatusCode, Vec<u8>, CreatedHeaders) = bytes(held, "image/png", headers),
         /// 5XX: the status alone.
         ServerError(http::StatusCode) = empty(held),
-        Unimplemented = unimplemented("every"),
+        /// 418: as the printer writes a declaration too long for its line.
+        Teapot(
+            Vec<i64>,
+            CreatedHeaders,
+        ) = json_as(
+            418,
+            "application/problem+json",
+            headers,
+        ),
+        Unimplemented = unimplemented(
+            "every",
+        ),
     }
 }
 
@@ -338,6 +349,12 @@ async fn each_answer_is_written_with_its_status_body_and_headers() {
     assert_eq!(
         written(EveryAnswer::ServerError(failed)).await,
         (502, None, None, vec![])
+    );
+    // Written as declared when the declaration is wrapped over lines (trailing commas).
+    let (status, media, location, _) = written(EveryAnswer::Teapot(vec![], here())).await;
+    assert_eq!(
+        (status, media.as_deref(), location.is_some()),
+        (418, Some("application/problem+json"), true)
     );
     let unimplemented = EveryAnswer::Unimplemented.into_http().unwrap_err();
     assert_eq!(unimplemented.status, http::StatusCode::NOT_IMPLEMENTED);
