@@ -88,8 +88,13 @@ pub fn operation_pages(api: &Api, owner: &str, what: &str) -> Option<TokenStream
                 }
             }
             let docs = super::doc(&lines);
-            let name = super::ident(&crate::naming::snake(&f.name));
-            let module = quote!(#docs pub mod #name {});
+            let snake = crate::naming::snake(&f.name);
+            // A tag named `operations` gets its page at `operations::operations`, as a reader
+            // looks for it; clippy would take the name for a module nested in its namesake.
+            let inception =
+                (snake == "operations").then(|| quote!(#[allow(clippy::module_inception)]));
+            let name = super::ident(&snake);
+            let module = quote!(#docs #inception pub mod #name {});
             Some(super::gates::items(
                 module,
                 Some(std::slice::from_ref(&f.name)),
@@ -107,4 +112,35 @@ pub fn operation_pages(api: &Api, owner: &str, what: &str) -> Option<TokenStream
             }
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    /// A tag named `operations` has its page at `operations::operations`, which clippy's
+    /// `module_inception` would refuse in a generated crate (the corpus's Azure Advisor).
+    #[test]
+    fn a_tag_named_operations_gets_its_page_without_a_lint() {
+        let op = |path: &str, tag: &str, id: &str| {
+            format!(
+                "  {path}:\n    get:\n      tags: [{tag}]\n      operationId: {id}\n      responses: {{'200': {{description: ok}}}}\n"
+            )
+        };
+        let text = format!(
+            "openapi: 3.0.3\ninfo: {{title: T, version: '1'}}\npaths:\n{}{}",
+            op("/ops", "Operations", "listOps"),
+            op("/things", "Things", "listThings")
+        );
+        let options = crate::Options {
+            name: "t".into(),
+            ..Default::default()
+        };
+        let out = crate::generate(&text, &options).expect("generates");
+        for side in ["server", "client"] {
+            let lib = &out.files[&format!("{side}/src/lib.rs")];
+            assert!(
+                lib.contains("#[allow(clippy::module_inception)]\n    pub mod operations {}"),
+                "{lib}"
+            );
+        }
+    }
 }
