@@ -196,10 +196,7 @@ mod operations_pets {
                 support::usage("PETSTORE_API_KEY is not set; set it to your API key"),
             );
         }
-        let body: Option<types::NewPet> = support::body(
-            m,
-            &[("name", "name"), ("category-id", "categoryId"), ("status", "status")],
-        )?;
+        let body: Option<types::NewPet> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call.block_on(call.client.create_pet(&body));
         Ok(finish(call, ("createPet", false), result))

@@ -42,6 +42,9 @@ fn declaration(cmd: &CliCommand, api: &Api) -> serde_json::Value {
     let flag = |f: &CliFlag| {
         let mut entry = Map::new();
         entry.insert("flag".into(), json!(f.name));
+        if let FlagTarget::Property { wire, .. } = &f.target {
+            entry.insert("property".into(), json!(wire));
+        }
         entry.insert("value".into(), json!(f.value_name));
         if let FlagTarget::Param(p) = f.target
             && op.params[p].required
@@ -111,11 +114,7 @@ fn declaration(cmd: &CliCommand, api: &Api) -> serde_json::Value {
 
 /// Reads the request body the subcommand's flags give (`let body = …;`) and the argument
 /// passing it to the client's method.
-fn body_part(
-    cmd: &CliCommand,
-    op: &Operation,
-    properties: &[TokenStream],
-) -> (TokenStream, TokenStream) {
+fn body_part(cmd: &CliCommand, op: &Operation) -> (TokenStream, TokenStream) {
     let (Some(b), Some(how)) = (&op.body, &cmd.body) else {
         return (quote!(), quote!());
     };
@@ -164,7 +163,7 @@ fn body_part(
                 _ => quote!(serde_json::Value),
             };
             (
-                quote!(let body: Option<#t> = support::body(m, &[#(#properties)*])?;),
+                quote!(let body: Option<#t> = support::body(m)?;),
                 quote!(support::NEEDS_JSON_BODY),
             )
         }
@@ -259,7 +258,6 @@ fn runner(cmd: &CliCommand, api: &Api, vis: Option<TokenStream>) -> TokenStream 
     let mut reads = Vec::new();
     let mut args = Vec::new();
     let mut setters = Vec::new();
-    let mut properties = Vec::new();
     for f in &cmd.flags {
         let flag = &f.name;
         match &f.target {
@@ -280,14 +278,15 @@ fn runner(cmd: &CliCommand, api: &Api, vis: Option<TokenStream>) -> TokenStream 
                 let t = rust_type(&p.ty, true);
                 setters.push(quote!(.#setter(support::optional::<#t>(m, #flag)?)));
             }
-            FlagTarget::Property { wire, .. } => properties.push(quote!((#flag, #wire),)),
+            // Read by the runtime from the flag's id (`commands.json` names the property).
+            FlagTarget::Property { .. } => {}
         }
     }
     let has_options = op.rust_with.is_some();
     let method = ident(op.rust_with.as_ref().unwrap_or(&op.rust));
     let options = has_options.then(|| quote!(let options = #options_ty::default() #(#setters)*;));
     let options_arg = has_options.then(|| quote!(options,));
-    let (body_read, body_arg) = body_part(cmd, op, &properties);
+    let (body_read, body_arg) = body_part(cmd, op);
     let id = &op.id;
     let needs_key = cmd.missing_credentials.as_ref().map(|message| {
         quote! {
@@ -318,12 +317,6 @@ fn runner(cmd: &CliCommand, api: &Api, vis: Option<TokenStream>) -> TokenStream 
         (Some(CliBody::Multipart { parts, .. }), Some(twin)) => {
             let specs = part_specs(parts);
             let twin = ident(twin.rust_with.as_ref().unwrap_or(&twin.rust));
-            let json_flags: Vec<&str> = cmd
-                .flags
-                .iter()
-                .filter(|f| matches!(f.target, FlagTarget::Property { .. }))
-                .map(|f| f.name.as_str())
-                .collect();
             let form_arg = if op.body.as_ref().is_some_and(|b| b.required) {
                 quote!(&form,)
             } else {
@@ -331,7 +324,7 @@ fn runner(cmd: &CliCommand, api: &Api, vis: Option<TokenStream>) -> TokenStream 
             };
             quote! {
                 #warn
-                let result = match support::upload::multipart_instead(m, &[#specs], &[#(#json_flags),*])? {
+                let result = match support::upload::multipart_instead(m, &[#specs])? {
                     Some(parts) => {
                         let form = form(parts)?;
                         call.block_on(call.client.#twin(#(#args)* #form_arg #options_arg))

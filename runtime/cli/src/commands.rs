@@ -62,10 +62,12 @@ fn command(spec: &Value) -> Command {
     };
     if let Some(json) = body.get("json") {
         cmd = body_args(cmd);
+        // A property flag's id names the property it sets (`category-id=categoryId`), which
+        // `body` reads it into.
         for flag in items(json, "properties") {
             let name = text(flag, "flag");
             cmd = cmd.arg(
-                Arg::new(name.clone())
+                Arg::new(format!("{name}={}", text(flag, "property")))
                     .long(name)
                     .value_name(text(flag, "value"))
                     .help_heading(BODY)
@@ -130,7 +132,8 @@ mod tests {
          "args": [{"flag": "limit", "value": "INTEGER", "help": "At most this many."}]},
         {"name": "create-pet", "features": ["pets", "admin"], "aliases": ["createPet"],
          "about": "Add an animal", "long_about": "Add an animal",
-         "body": {"json": {"properties": [{"flag": "name", "value": "TEXT", "help": "Its name."}]}}},
+         "body": {"json": {"properties": [{"flag": "name", "property": "petName", "value": "TEXT",
+                                           "help": "Its name."}]}}},
         {"name": "upload", "about": "Upload", "long_about": "Upload", "output": true,
          "body": {"raw": {"media": "image/png", "text": false, "example": "x --body-file a.png",
                           "choices": ["image/png", "image/jpeg"]}}},
@@ -174,7 +177,7 @@ mod tests {
             Some("List animals\n\nAll of them.")
         );
         // The JSON body's own flags, then the properties.
-        assert!(arg(&all[1], "body").is_some() && arg(&all[1], "name").is_some());
+        assert!(arg(&all[1], "body").is_some() && arg(&all[1], "name=petName").is_some());
         assert!(all[1].get_all_aliases().any(|a| a == "createPet"));
         // Bytes: the file flag, the media types, `--output`; no `--body` text.
         assert!(arg(&all[2], "body-file").is_some() && arg(&all[2], "content-type").is_some());

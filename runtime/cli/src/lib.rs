@@ -43,7 +43,8 @@
 //! use clap::{Arg, Command};
 //!
 //! let create = support::body_args(Command::new("create-pet"))
-//!     .arg(Arg::new("name").long("name").help_heading(support::BODY))
+//!     // A property flag's id names the property it sets: `flag=property`.
+//!     .arg(Arg::new("name=name").long("name").help_heading(support::BODY))
 //!     .arg(Arg::new("limit").long("limit"));
 //! let cli = support::global_args(Command::new("petstore"), &["https://api.example.com/v1"])
 //!     .subcommand(create);
@@ -53,7 +54,7 @@
 //! let (_, m) = matches.subcommand().unwrap();
 //!
 //! // `--name` sets the body's `name` property on top of `--body`.
-//! let body: Option<serde_json::Value> = support::body(m, &[("name", "name")]).unwrap();
+//! let body: Option<serde_json::Value> = support::body(m).unwrap();
 //! assert_eq!(body, Some(serde_json::json!({"tag": "dog", "name": "Rex"})));
 //! // A flag that was not given reads as `None`.
 //! let limit: Option<u32> = support::optional(m, "limit").unwrap();
@@ -331,6 +332,14 @@ pub fn required<T: DeserializeOwned>(m: &ArgMatches, flag: &str) -> Result<T, Ex
     optional(m, flag)?.ok_or_else(|| usage(&format!("--{flag} is required")))
 }
 
+/// The flags that set a property of a JSON body, given or not: each one's id, then its flag
+/// and the property it sets (the id `category-id=categoryId`; a flag has no `=`).
+pub(crate) fn property_flags(m: &ArgMatches) -> impl Iterator<Item = (&str, (&str, &str))> {
+    m.ids()
+        .map(|id| id.as_str())
+        .filter_map(|id| id.split_once('=').map(|pair| (id, pair)))
+}
+
 /// What a command that needs a JSON body says when none was given.
 pub const NEEDS_JSON_BODY: &str =
     "this command needs a request body: --body, --body-file, standard input or the property flags";
@@ -350,12 +359,10 @@ pub fn needed<T>(body: Option<T>, message: &str) -> Result<T, Exit> {
 }
 
 /// The request body: `--body` or `--body-file` (or standard input, when it is not a
-/// terminal and nothing else gave a body), with the field flags (`(flag, property)`) set on
-/// top. `None` when nothing gave a body at all.
-pub fn body<T: DeserializeOwned>(
-    m: &ArgMatches,
-    fields: &[(&str, &str)],
-) -> Result<Option<T>, Exit> {
+/// terminal and nothing else gave a body), with the property flags set on top. A property
+/// flag is known by its id, `flag=property` (`category-id=categoryId`), which
+/// [`commands::commands`] gives it. `None` when nothing gave a body at all.
+pub fn body<T: DeserializeOwned>(m: &ArgMatches) -> Result<Option<T>, Exit> {
     let mut given = false;
     let mut value = match (
         m.get_one::<String>("body"),
@@ -399,15 +406,15 @@ pub fn body<T: DeserializeOwned>(
         }
         (None, None) => Value::Object(serde_json::Map::new()),
     };
-    for (flag, property) in fields {
-        if let Some(text) = m.get_one::<String>(flag) {
+    for (id, (flag, property)) in property_flags(m) {
+        if let Some(text) = m.get_one::<String>(id) {
             given = true;
             let Value::Object(map) = &mut value else {
                 return Err(usage(&format!(
                     "--{flag} sets a property, but the body given is not a JSON object"
                 )));
             };
-            map.insert((*property).to_owned(), as_json(text));
+            map.insert(property.to_owned(), as_json(text));
         }
     }
     if !given && !std::io::stdin().is_terminal() {

@@ -190,20 +190,18 @@ pub fn multipart_args(cmd: Command, example: &str) -> Command {
 
 /// The parts of a body the document offers as JSON and as `multipart/form-data`: the form
 /// when `--field` or `--file` is given (as [`multipart`] reads it), `None` for JSON. Giving
-/// both the JSON (`--body`, `--body-file`, a property flag of `json_flags`) and parts is a
-/// usage error naming both, before anything is sent.
-pub fn multipart_instead(
-    m: &ArgMatches,
-    specs: &[PartSpec],
-    json_flags: &[&str],
-) -> Result<Option<Vec<Part>>, Exit> {
+/// both the JSON (`--body`, `--body-file`, a property flag) and parts is a usage error naming
+/// both, before anything is sent.
+pub fn multipart_instead(m: &ArgMatches, specs: &[PartSpec]) -> Result<Option<Vec<Part>>, Exit> {
     let Some(parts) = multipart(m, specs)? else {
         return Ok(None);
     };
     let json = ["body", "body-file"]
-        .iter()
-        .chain(json_flags)
-        .find(|flag| m.get_one::<String>(flag).is_some());
+        .into_iter()
+        .map(|flag| (flag, flag))
+        .chain(super::property_flags(m).map(|(id, (flag, _))| (id, flag)))
+        .find(|(id, _)| m.get_one::<String>(id).is_some())
+        .map(|(_, flag)| flag);
     match json {
         Some(flag) => Err(usage(&format!(
             "--{flag} gives the body as JSON and --field/--file as a form: give one of them"

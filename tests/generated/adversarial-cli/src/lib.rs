@@ -342,28 +342,7 @@ mod operations_raw {
             .with_params(support::optional::<String>(m, "params")?)
             .with_type(support::optional::<types::Kind>(m, "type")?)
             .with_self_(support::optional::<String>(m, "self")?);
-        let body: Option<types::Result2> = support::body(
-            m,
-            &[
-                ("type-2", "type"),
-                ("self-2", "self"),
-                ("self-3", "Self"),
-                ("crate", "crate"),
-                ("super", "super"),
-                ("value", "value"),
-                ("pointer", "pointer"),
-                ("out", "out"),
-                ("at-2", "at"),
-                ("serializer", "serializer"),
-                ("deserializer", "deserializer"),
-                ("r-type", "r#type"),
-                ("option", "Option"),
-                ("ok", "ok"),
-                ("err", "err"),
-                ("some", "some"),
-                ("none", "none"),
-            ],
-        )?;
+        let body: Option<types::Result2> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call
             .block_on(call.client.raw_with(&http, &base, &ctx, &body, options));
@@ -596,10 +575,7 @@ mod operations_ops {
         let baz_2: String = support::required(m, "baz")?;
         let options = PlaceholdersOptions::default()
             .with_foo(support::optional::<String>(m, "foo")?);
-        let body: Option<types::Placeholder> = support::body(
-            m,
-            &[("baz-2", "baz"), ("quux", "quux")],
-        )?;
+        let body: Option<types::Placeholder> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call
             .block_on(call.client.placeholders_with(&baz_2, &body, options));
@@ -641,7 +617,7 @@ mod operations_ops {
                 support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
             );
         }
-        let body: Option<types::Loose> = support::body(m, &[])?;
+        let body: Option<types::Loose> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call.block_on(call.client._1st(&body));
         Ok(finish(call, ("1st", false), result))

@@ -486,10 +486,7 @@ mod operations_tokens {
     /// `check-token`: calls `checkToken`.
     pub(super) fn check_token(call: &Call, m: &ArgMatches) -> Outcome {
         let authorization: String = support::required(m, "authorization")?;
-        let body: Option<types::CheckTokenBody> = support::body(
-            m,
-            &[("token", "token"), ("note", "note")],
-        )?;
+        let body: Option<types::CheckTokenBody> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call.block_on(call.client.check_token(&authorization, &body));
         Ok(finish(call, ("checkToken", false), result))
@@ -699,17 +696,13 @@ mod operations_posters {
                     media: None,
                 },
             ],
-            &["title", "link"],
         )? {
             Some(parts) => {
                 let form = form(parts)?;
                 call.block_on(call.client.add_poster_multipart(&form))
             }
             None => {
-                let body: Option<types::AddPosterBody> = support::body(
-                    m,
-                    &[("title", "title"), ("link", "link")],
-                )?;
+                let body: Option<types::AddPosterBody> = support::body(m)?;
                 let body = support::needed(body, support::NEEDS_JSON_BODY)?;
                 call.block_on(call.client.add_poster(&body))
             }

@@ -302,17 +302,13 @@ mod operations_forms {
                     media: None,
                 },
             ],
-            &["name", "count"],
         )? {
             Some(parts) => {
                 let form = form(parts)?;
                 call.block_on(call.client.post_forms_multipart(Some(&form)))
             }
             None => {
-                let body: Option<types::FormEntry> = support::body(
-                    m,
-                    &[("name", "name"), ("count", "count")],
-                )?;
+                let body: Option<types::FormEntry> = support::body(m)?;
                 call.block_on(call.client.post_forms(body.as_ref()))
             }
         };
@@ -375,14 +371,13 @@ mod operations_dishes {
                     media: None,
                 },
             ],
-            &[],
         )? {
             Some(parts) => {
                 let form = form(parts)?;
                 call.block_on(call.client.add_dish_multipart(&form))
             }
             None => {
-                let body: Option<types::Dish> = support::body(m, &[])?;
+                let body: Option<types::Dish> = support::body(m)?;
                 let body = support::needed(body, support::NEEDS_JSON_BODY)?;
                 call.block_on(call.client.add_dish(&body))
             }
@@ -446,17 +441,13 @@ mod operations_videos {
                     media: None,
                 },
             ],
-            &["prompt", "seconds"],
         )? {
             Some(parts) => {
                 let form = form(parts)?;
                 call.block_on(call.client.create_video_multipart(&form))
             }
             None => {
-                let body: Option<types::CreateVideoBody> = support::body(
-                    m,
-                    &[("prompt", "prompt"), ("seconds", "seconds")],
-                )?;
+                let body: Option<types::CreateVideoBody> = support::body(m)?;
                 let body = support::needed(body, support::NEEDS_JSON_BODY)?;
                 call.block_on(call.client.create_video(&body))
             }
@@ -614,17 +605,7 @@ mod operations_choices {
 
     /// `echo-choices`: calls `echoChoices`.
     pub(super) fn echo_choices(call: &Call, m: &ArgMatches) -> Outcome {
-        let body: Option<types::EchoChoicesBody> = support::body(
-            m,
-            &[
-                ("chunking", "chunking"),
-                ("tool-choice", "tool_choice"),
-                ("actions", "actions"),
-                ("sparse", "sparse"),
-                ("net", "net"),
-                ("update", "update"),
-            ],
-        )?;
+        let body: Option<types::EchoChoicesBody> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call.block_on(call.client.echo_choices(&body));
         Ok(finish(call, ("echoChoices", false), result))

@@ -162,7 +162,7 @@ mod operations_amounts {
 
     /// `put-held-amount`: calls `putHeldAmount`.
     pub(super) fn put_held_amount(call: &Call, m: &ArgMatches) -> Outcome {
-        let body: Option<types::HeldAmount> = support::body(m, &[("price", "price")])?;
+        let body: Option<types::HeldAmount> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call.block_on(call.client.put_held_amount(&body));
         Ok(finish(call, ("putHeldAmount", false), result))
@@ -178,17 +178,7 @@ mod operations_amounts {
             .with_x_big(
                 support::optional::<crate::runtime::decimal::Decimal>(m, "x-big")?,
             );
-        let body: Option<types::Amounts> = support::body(
-            m,
-            &[
-                ("price", "price"),
-                ("big", "big"),
-                ("tier", "tier"),
-                ("parts", "parts"),
-                ("text", "text"),
-                ("echoed", "echoed"),
-            ],
-        )?;
+        let body: Option<types::Amounts> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call.block_on(call.client.post_amounts_with(total, &body, options));
         Ok(finish(call, ("postAmounts", false), result))
@@ -219,24 +209,7 @@ mod operations_events {
     /// `put-event`: calls `putEvent`.
     pub(super) fn put_event(call: &Call, m: &ArgMatches) -> Outcome {
         let id: uuid::Uuid = support::required(m, "id")?;
-        let body: Option<types::Event> = support::body(
-            m,
-            &[
-                ("id-2", "id"),
-                ("at", "at"),
-                ("day", "day"),
-                ("ends", "ends"),
-                ("v4", "v4"),
-                ("v6", "v6"),
-                ("related", "related"),
-                ("holidays", "holidays"),
-                ("code", "code"),
-                ("homepage", "homepage"),
-                ("contact", "contact"),
-                ("host", "host"),
-                ("link", "link"),
-            ],
-        )?;
+        let body: Option<types::Event> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call.block_on(call.client.put_event(id, &body));
         Ok(finish(call, ("putEvent", false), result))

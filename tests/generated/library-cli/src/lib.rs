@@ -231,10 +231,7 @@ mod operations_members {
             );
         }
         let member_id: i64 = support::required(m, "member-id")?;
-        let body: Option<types::LoanRequest> = support::body(
-            m,
-            &[("isbn", "isbn"), ("member", "member"), ("notes", "notes")],
-        )?;
+        let body: Option<types::LoanRequest> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call.block_on(call.client.lend_book(member_id, &body));
         Ok(finish(call, ("lendBook", false), result))

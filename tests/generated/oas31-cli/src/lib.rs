@@ -231,25 +231,7 @@ mod operations_records {
 
     /// `add-record`: calls `addRecord`.
     pub(super) fn add_record(call: &Call, m: &ArgMatches) -> Outcome {
-        let body: Option<types::Record> = support::body(
-            m,
-            &[
-                ("id", "id"),
-                ("kind", "kind"),
-                ("version", "version"),
-                ("note", "note"),
-                ("nickname", "nickname"),
-                ("owner", "owner"),
-                ("reviewer", "reviewer"),
-                ("score", "score"),
-                ("backup", "backup"),
-                ("deputy", "deputy"),
-                ("key", "key"),
-                ("digest", "digest"),
-                ("anything", "anything"),
-                ("extra", "extra"),
-            ],
-        )?;
+        let body: Option<types::Record> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call.block_on(call.client.add_record(&body));
         Ok(finish(call, ("addRecord", false), result))
@@ -265,7 +247,7 @@ mod operations_labels {
 
     /// `put-labels`: calls `putLabels`.
     pub(super) fn put_labels(call: &Call, m: &ArgMatches) -> Outcome {
-        let body: Option<types::Labels> = support::body(m, &[])?;
+        let body: Option<types::Labels> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call.block_on(call.client.put_labels(&body));
         Ok(finish(call, ("putLabels", false), result))
@@ -281,16 +263,7 @@ mod operations_shipments {
 
     /// `add-shipment`: calls `addShipment`.
     pub(super) fn add_shipment(call: &Call, m: &ArgMatches) -> Outcome {
-        let body: Option<types::Shipment> = support::body(
-            m,
-            &[
-                ("position", "position"),
-                ("via", "via"),
-                ("token", "token"),
-                ("tracking-number", "trackingNumber"),
-                ("carrier", "carrier"),
-            ],
-        )?;
+        let body: Option<types::Shipment> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call.block_on(call.client.add_shipment(&body));
         Ok(finish(call, ("addShipment", false), result))
@@ -306,16 +279,7 @@ mod operations_gates {
 
     /// `add-gate`: calls `addGate`.
     pub(super) fn add_gate(call: &Call, m: &ArgMatches) -> Outcome {
-        let body: Option<types::Gate> = support::body(
-            m,
-            &[
-                ("mode", "mode"),
-                ("pin", "pin"),
-                ("step", "step"),
-                ("origin", "origin"),
-                ("tags", "tags"),
-            ],
-        )?;
+        let body: Option<types::Gate> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call.block_on(call.client.add_gate(&body));
         Ok(finish(call, ("addGate", false), result))
@@ -363,10 +327,7 @@ mod operations_gate_notes {
 
     /// `add-gate-note`: calls `addGateNote`.
     pub(super) fn add_gate_note(call: &Call, m: &ArgMatches) -> Outcome {
-        let body: Option<types::AddGateNoteBody> = support::body(
-            m,
-            &[("text", "text"), ("level", "level")],
-        )?;
+        let body: Option<types::AddGateNoteBody> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call.block_on(call.client.add_gate_note(&body));
         Ok(finish(call, ("addGateNote", false), result))
@@ -453,7 +414,7 @@ mod operations_commands {
 
     /// `put-commands`: calls `putCommands`.
     pub(super) fn put_commands(call: &Call, m: &ArgMatches) -> Outcome {
-        let body: Option<Option<Vec<types::Command>>> = support::body(m, &[])?;
+        let body: Option<Option<Vec<types::Command>>> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call.block_on(call.client.put_commands(&body));
         Ok(finish(call, ("putCommands", false), result))
@@ -469,10 +430,7 @@ mod operations_reviews {
 
     /// `request-reviews`: calls `requestReviews`.
     pub(super) fn request_reviews(call: &Call, m: &ArgMatches) -> Outcome {
-        let body: Option<types::RequestReviewsBody> = support::body(
-            m,
-            &[("reviewers", "reviewers"), ("team", "team")],
-        )?;
+        let body: Option<types::RequestReviewsBody> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call.block_on(call.client.request_reviews(&body));
         Ok(finish(call, ("requestReviews", false), result))
@@ -488,10 +446,7 @@ mod operations_gist_files {
 
     /// `edit-gist-file`: calls `editGistFile`.
     pub(super) fn edit_gist_file(call: &Call, m: &ArgMatches) -> Outcome {
-        let body: Option<types::EditGistFileBody> = support::body(
-            m,
-            &[("content", "content"), ("filename", "filename")],
-        )?;
+        let body: Option<types::EditGistFileBody> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call.block_on(call.client.edit_gist_file(&body));
         Ok(finish(call, ("editGistFile", false), result))
@@ -507,10 +462,7 @@ mod operations_image_refs {
 
     /// `add-image-ref`: calls `addImageRef`.
     pub(super) fn add_image_ref(call: &Call, m: &ArgMatches) -> Outcome {
-        let body: Option<types::AddImageRefBody> = support::body(
-            m,
-            &[("image-url", "image_url"), ("file-id", "file_id")],
-        )?;
+        let body: Option<types::AddImageRefBody> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call.block_on(call.client.add_image_ref(&body));
         Ok(finish(call, ("addImageRef", false), result))
@@ -526,7 +478,7 @@ mod operations_moderation {
 
     /// `put-moderation`: calls `putModeration`.
     pub(super) fn put_moderation(call: &Call, m: &ArgMatches) -> Outcome {
-        let result = match support::upload::multipart_instead(m, &[], &[])? {
+        let result = match support::upload::multipart_instead(m, &[])? {
             Some(parts) => {
                 let form = form(parts)?;
                 call.block_on(call.client.put_moderation_multipart(&form))
@@ -534,7 +486,6 @@ mod operations_moderation {
             None => {
                 let body: Option<std::collections::BTreeMap<String, String>> = support::body(
                     m,
-                    &[],
                 )?;
                 let body = support::needed(body, support::NEEDS_JSON_BODY)?;
                 call.block_on(call.client.put_moderation(&body))

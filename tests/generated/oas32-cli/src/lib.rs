@@ -201,10 +201,7 @@ mod operations_ticks {
                 support::usage("OAS32_API_KEY is not set; set it to your API key"),
             );
         }
-        let body: Option<types::TickFilter> = support::body(
-            m,
-            &[("min-price", "minPrice"), ("limit", "limit")],
-        )?;
+        let body: Option<types::TickFilter> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call.block_on(call.client.search_ticks(&body));
         Ok(finish(call, ("searchTicks", false), result))

@@ -432,10 +432,7 @@ mod operations_responses {
                 support::usage("ROUTING_API_KEY is not set; set it to your API key"),
             );
         }
-        let body: Option<types::Echo> = support::body(
-            m,
-            &[("operation", "operation"), ("params", "params")],
-        )?;
+        let body: Option<types::Echo> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call.block_on(call.client.create_response(&body));
         Ok(finish(call, ("createResponse", false), result))
@@ -448,10 +445,7 @@ mod operations_responses {
                 support::usage("ROUTING_API_KEY is not set; set it to your API key"),
             );
         }
-        let body: Option<types::Echo> = support::body(
-            m,
-            &[("operation", "operation"), ("params", "params")],
-        )?;
+        let body: Option<types::Echo> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call.block_on(call.client.beta_create_response(&body));
         Ok(finish(call, ("betaCreateResponse", false), result))

@@ -144,7 +144,7 @@ fn run(m: &ArgMatches) -> Outcome {
 
 /// `post-events`: calls `postEvents`.
 fn post_events(call: &Call, m: &ArgMatches) -> Outcome {
-    let body: Option<Vec<types::Event>> = support::body(m, &[])?;
+    let body: Option<Vec<types::Event>> = support::body(m)?;
     let body = support::needed(body, support::NEEDS_JSON_BODY)?;
     let result = call.block_on(call.client.post_events(&body));
     Ok(finish(call, ("postEvents", false), result))
@@ -166,10 +166,7 @@ fn get_event(call: &Call, m: &ArgMatches) -> Outcome {
 /// `put-event`: calls `putEvent`.
 fn put_event(call: &Call, m: &ArgMatches) -> Outcome {
     let id: String = support::required(m, "id")?;
-    let body: Option<types::Event> = support::body(
-        m,
-        &[("id-2", "id"), ("at", "at"), ("day", "day")],
-    )?;
+    let body: Option<types::Event> = support::body(m)?;
     let body = support::needed(body, support::NEEDS_JSON_BODY)?;
     let result = call.block_on(call.client.put_event(&id, &body));
     Ok(finish(call, ("putEvent", false), result))
