@@ -16,7 +16,7 @@ use std::process::ExitCode;
 
 /// How the command line ends: its exit status (`Err`: an early exit, its message
 /// printed).
-type Outcome = Result<ExitCode, ExitCode>;
+type Outcome<T = ExitCode> = Result<T, ExitCode>;
 use clap::{ArgMatches, Command};
 use petstore_client::client::*;
 use petstore_client::{Client, Error, RequestOptions, ResponseValue};
@@ -76,6 +76,12 @@ impl Call {
     /// Drives the client's call to its end on this command line's runtime.
     fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
         self.runtime.block_on(call)
+    }
+
+    /// `Err`, the usage error `message` (naming the variables to set), when the
+    /// environment holds no credentials.
+    fn needs_credentials(&self, message: &str) -> Outcome<()> {
+        if self.credentials { Ok(()) } else { Err(support::usage(message)) }
     }
 }
 
@@ -177,11 +183,7 @@ mod operations_pets {
 
     /// `list-pets`: calls `listPets`.
     pub(super) fn list_pets(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("PETSTORE_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("PETSTORE_API_KEY is not set; set it to your API key")?;
         let options = ListPetsOptions::default()
             .with_limit(support::optional::<i32>(m, "limit")?)
             .with_status(support::optional::<types::PetStatus>(m, "status")?);
@@ -191,11 +193,7 @@ mod operations_pets {
 
     /// `create-pet`: calls `createPet`.
     pub(super) fn create_pet(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("PETSTORE_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("PETSTORE_API_KEY is not set; set it to your API key")?;
         let body: Option<types::NewPet> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call.block_on(call.client.create_pet(&body));
@@ -205,11 +203,7 @@ mod operations_pets {
     /// `get-pet`: calls `getPet`.
     #[allow(deprecated)]
     pub(super) fn get_pet(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("PETSTORE_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("PETSTORE_API_KEY is not set; set it to your API key")?;
         let pet_id: i64 = support::required(m, "pet-id")?;
         eprintln!(
             "warning: `getPet` is deprecated: Removed on 2030-12-05; use GET /pets with the status filter instead."
@@ -228,11 +222,7 @@ mod operations_store {
 
     /// `list-orders`: calls `listOrders`.
     pub(super) fn list_orders(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("PETSTORE_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("PETSTORE_API_KEY is not set; set it to your API key")?;
         let result = call.block_on(call.client.list_orders());
         Ok(finish(call, ("listOrders", false), result))
     }

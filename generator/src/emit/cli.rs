@@ -288,13 +288,10 @@ fn runner(cmd: &CliCommand, api: &Api, vis: Option<TokenStream>) -> TokenStream 
     let options_arg = has_options.then(|| quote!(options,));
     let (body_read, body_arg) = body_part(cmd, op);
     let id = &op.id;
-    let needs_key = cmd.missing_credentials.as_ref().map(|message| {
-        quote! {
-            if !call.credentials {
-                return Err(support::usage(#message));
-            }
-        }
-    });
+    let needs_key = cmd
+        .missing_credentials
+        .as_ref()
+        .map(|message| quote!(call.needs_credentials(#message)?;));
     let warn = op.deprecated.as_ref().map(|d| {
         let text = format!("warning: `{}` is deprecated: {}", op.id, d.note);
         quote!(eprintln!(#text);)
@@ -545,7 +542,7 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
 
         /// How the command line ends: its exit status (`Err`: an early exit, its message
         /// printed).
-        type Outcome = Result<ExitCode, ExitCode>;
+        type Outcome<T = ExitCode> = Result<T, ExitCode>;
 
         use clap::{ArgMatches, Command};
         #options_use
@@ -811,6 +808,20 @@ fn run_and_report(
     } else {
         (quote!(), quote!(), quote!())
     };
+    // Before sending, a command whose operation needs credentials stops when there are none.
+    let needs_credentials = cli.checks_credentials.then(|| {
+        quote! {
+            /// `Err`, the usage error `message` (naming the variables to set), when the
+            /// environment holds no credentials.
+            fn needs_credentials(&self, message: &str) -> Outcome<()> {
+                if self.credentials {
+                    Ok(())
+                } else {
+                    Err(support::usage(message))
+                }
+            }
+        }
+    });
     let run = quote! {
         /// What every subcommand's call needs: the client, the runtime that drives it, and the
         /// flags that shape the output.
@@ -828,6 +839,8 @@ fn run_and_report(
             fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
                 self.runtime.block_on(call)
             }
+
+            #needs_credentials
         }
 
         /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an

@@ -24,7 +24,7 @@ use std::process::ExitCode;
 
 /// How the command line ends: its exit status (`Err`: an early exit, its message
 /// printed).
-type Outcome = Result<ExitCode, ExitCode>;
+type Outcome<T = ExitCode> = Result<T, ExitCode>;
 use clap::{ArgMatches, Command};
 use adversarial_client::client::*;
 use adversarial_client::{Client, Error, RequestOptions, ResponseValue};
@@ -90,6 +90,12 @@ impl Call {
     /// Drives the client's call to its end on this command line's runtime.
     fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
         self.runtime.block_on(call)
+    }
+
+    /// `Err`, the usage error `message` (naming the variables to set), when the
+    /// environment holds no credentials.
+    fn needs_credentials(&self, message: &str) -> Outcome<()> {
+        if self.credentials { Ok(()) } else { Err(support::usage(message)) }
     }
 }
 
@@ -257,11 +263,9 @@ mod operations_path {
 
     /// `path`: calls `path`.
     pub(super) fn path(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let path: String = support::required(m, "path")?;
         let raw: i64 = support::required(m, "raw-2")?;
         let query: String = support::required(m, "query")?;
@@ -288,11 +292,9 @@ mod operations_cli {
 
     /// `cli-locals`: calls `cliLocals`.
     pub(super) fn cli_locals(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let client_2: String = support::required(m, "client")?;
         let m_2: bool = support::required(m, "m")?;
         let runtime_2: String = support::required(m, "runtime")?;
@@ -326,11 +328,9 @@ mod operations_raw {
 
     /// `raw`: calls `raw`.
     pub(super) fn raw(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let http: String = support::required(m, "http")?;
         let base: String = support::required(m, "base")?;
         let ctx: String = support::required(m, "ctx")?;
@@ -359,11 +359,9 @@ mod operations_ops {
 
     /// `handle-error-2`: calls `handleError`.
     pub(super) fn handle_error_2(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let options = HandleErrorOptions::default()
             .with_api(support::optional::<String>(m, "api")?)
             .with_parts(support::optional::<String>(m, "parts")?)
@@ -383,143 +381,117 @@ mod operations_ops {
 
     /// `builder-2`: calls `builder`.
     pub(super) fn builder_2(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let result = call.block_on(call.client.builder_2());
         Ok(finish(call, ("builder", false), result))
     }
 
     /// `for-server-2`: calls `for_server`.
     pub(super) fn for_server_2(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let result = call.block_on(call.client.for_server_2());
         Ok(finish(call, ("for_server", false), result))
     }
 
     /// `base-url-2`: calls `baseUrl`.
     pub(super) fn base_url_2(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let result = call.block_on(call.client.base_url_2());
         Ok(finish(call, ("baseUrl", false), result))
     }
 
     /// `last-rate-limit-2`: calls `lastRateLimit`.
     pub(super) fn last_rate_limit_2(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let result = call.block_on(call.client.last_rate_limit_2());
         Ok(finish(call, ("lastRateLimit", false), result))
     }
 
     /// `router`: calls `router`.
     pub(super) fn router(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let result = call.block_on(call.client.router());
         Ok(finish(call, ("router", false), result))
     }
 
     /// `rate-limit-policy`: calls `rate_limit_policy`.
     pub(super) fn rate_limit_policy(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let result = call.block_on(call.client.rate_limit_policy());
         Ok(finish(call, ("rate_limit_policy", false), result))
     }
 
     /// `serve-path`: calls `serve_path`.
     pub(super) fn serve_path(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let result = call.block_on(call.client.serve_path());
         Ok(finish(call, ("serve_path", false), result))
     }
 
     /// `api`: calls `api`.
     pub(super) fn api(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let result = call.block_on(call.client.api());
         Ok(finish(call, ("api", false), result))
     }
 
     /// `config`: calls `config`.
     pub(super) fn config(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let result = call.block_on(call.client.config());
         Ok(finish(call, ("config", false), result))
     }
 
     /// `routes`: calls `routes`.
     pub(super) fn routes(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let result = call.block_on(call.client.routes());
         Ok(finish(call, ("routes", false), result))
     }
 
     /// `r-type`: calls `type`.
     pub(super) fn r#type(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let result = call.block_on(call.client.r#type());
         Ok(finish(call, ("type", false), result))
     }
 
     /// `self`: calls `self`.
     pub(super) fn self_(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let result = call.block_on(call.client.self_());
         Ok(finish(call, ("self", false), result))
     }
 
     /// `super`: calls `super`.
     pub(super) fn super_(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let super_: types::Type = support::required(m, "super")?;
         let options = SuperOptions::default()
             .with_crate_(support::optional::<String>(m, "crate")?);
@@ -529,11 +501,9 @@ mod operations_ops {
 
     /// `result`: calls `Result`.
     pub(super) fn result(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let options = ResultOptions::default()
             .with_ok(support::optional::<String>(m, "ok")?)
             .with_err(support::optional::<String>(m, "err")?)
@@ -545,33 +515,27 @@ mod operations_ops {
 
     /// `get-internal`: calls `getInternal`.
     pub(super) fn get_internal(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let result = call.block_on(call.client.get_internal());
         Ok(finish(call, ("getInternal", false), result))
     }
 
     /// `get`: calls `get`.
     pub(super) fn get(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let result = call.block_on(call.client.get());
         Ok(finish(call, ("get", false), result))
     }
 
     /// `placeholders`: calls `placeholders`.
     pub(super) fn placeholders(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let baz_2: String = support::required(m, "baz")?;
         let options = PlaceholdersOptions::default()
             .with_foo(support::optional::<String>(m, "foo")?);
@@ -584,11 +548,9 @@ mod operations_ops {
 
     /// `braces`: calls `braces`.
     pub(super) fn braces(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let mark: String = support::required(m, "mark")?;
         let options = BracesOptions::default()
             .with_kind(support::optional::<types::BracesKind>(m, "kind")?);
@@ -599,11 +561,9 @@ mod operations_ops {
     /// `clone`: calls `clone`.
     #[allow(deprecated)]
     pub(super) fn clone(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let options = CloneOptions::default()
             .with_old(support::optional::<String>(m, "old")?);
         let result = call.block_on(call.client.clone_with(options));
@@ -612,11 +572,9 @@ mod operations_ops {
 
     /// `1st`: calls `1st`.
     pub(super) fn _1st(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let body: Option<types::Loose> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call.block_on(call.client._1st(&body));
@@ -625,121 +583,99 @@ mod operations_ops {
 
     /// `new`: calls `new`.
     pub(super) fn new(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let result = call.block_on(call.client.new());
         Ok(finish(call, ("new", false), result))
     }
 
     /// `from-text`: calls `fromText`.
     pub(super) fn from_text(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let result = call.block_on(call.client.from_text());
         Ok(finish(call, ("fromText", false), result))
     }
 
     /// `into-pdf`: calls `intoPdf`.
     pub(super) fn into_pdf(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let result = call.block_on(call.client.into_pdf());
         Ok(finish(call, ("intoPdf", false), result))
     }
 
     /// `as-json`: calls `asJson`.
     pub(super) fn as_json(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let result = call.block_on(call.client.as_json());
         Ok(finish(call, ("asJson", false), result))
     }
 
     /// `to-csv`: calls `toCsv`.
     pub(super) fn to_csv(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let result = call.block_on(call.client.to_csv());
         Ok(finish(call, ("toCsv", false), result))
     }
 
     /// `to-csv-mut`: calls `toCsvMut`.
     pub(super) fn to_csv_mut(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let result = call.block_on(call.client.to_csv_mut());
         Ok(finish(call, ("toCsvMut", false), result))
     }
 
     /// `is-ready`: calls `isReady`.
     pub(super) fn is_ready(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let result = call.block_on(call.client.is_ready());
         Ok(finish(call, ("isReady", false), result))
     }
 
     /// `next`: calls `next`.
     pub(super) fn next(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let result = call.block_on(call.client.next());
         Ok(finish(call, ("next", false), result))
     }
 
     /// `from-str`: calls `fromStr`.
     pub(super) fn from_str(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let result = call.block_on(call.client.from_str());
         Ok(finish(call, ("fromStr", false), result))
     }
 
     /// `default`: calls `default`.
     pub(super) fn default(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let result = call.block_on(call.client.default());
         Ok(finish(call, ("default", false), result))
     }
 
     /// `from-iter`: calls `from_iter`.
     pub(super) fn from_iter(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials(
+            "ADVERSARIAL_API_KEY is not set; set it to your API key",
+        )?;
         let result = call.block_on(call.client.from_iter());
         Ok(finish(call, ("from_iter", false), result))
     }

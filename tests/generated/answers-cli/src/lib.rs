@@ -36,7 +36,7 @@ use std::process::ExitCode;
 
 /// How the command line ends: its exit status (`Err`: an early exit, its message
 /// printed).
-type Outcome = Result<ExitCode, ExitCode>;
+type Outcome<T = ExitCode> = Result<T, ExitCode>;
 use clap::{ArgMatches, Command};
 use answers_client::client::*;
 use answers_client::{Client, Error, RequestOptions, ResponseValue};
@@ -130,6 +130,12 @@ impl Call {
     /// Drives the client's call to its end on this command line's runtime.
     fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
         self.runtime.block_on(call)
+    }
+
+    /// `Err`, the usage error `message` (naming the variables to set), when the
+    /// environment holds no credentials.
+    fn needs_credentials(&self, message: &str) -> Outcome<()> {
+        if self.credentials { Ok(()) } else { Err(support::usage(message)) }
     }
 }
 
@@ -258,39 +264,27 @@ mod operations_owners {
 
     /// `get-current-owner`: calls `getCurrentOwner`.
     pub(super) fn get_current_owner(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage(
-                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                ),
-            );
-        }
+        call.needs_credentials(
+            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+        )?;
         let result = call.block_on(call.client.get_current_owner());
         Ok(finish(call, ("getCurrentOwner", false), result))
     }
 
     /// `list-owners`: calls `listOwners`.
     pub(super) fn list_owners(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage(
-                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                ),
-            );
-        }
+        call.needs_credentials(
+            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+        )?;
         let result = call.block_on(call.client.list_owners());
         Ok(finish(call, ("listOwners", false), result))
     }
 
     /// `delete-owner`: calls `deleteOwner`.
     pub(super) fn delete_owner(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage(
-                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                ),
-            );
-        }
+        call.needs_credentials(
+            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+        )?;
         let id: i64 = support::required(m, "id")?;
         let result = call.block_on(call.client.delete_owner(id));
         Ok(finish(call, ("deleteOwner", false), result))
@@ -306,13 +300,9 @@ mod operations_lateness {
 
     /// `get-lateness`: calls `getLateness`.
     pub(super) fn get_lateness(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage(
-                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                ),
-            );
-        }
+        call.needs_credentials(
+            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+        )?;
         let result = call.block_on(call.client.get_lateness());
         Ok(finish(call, ("getLateness", false), result))
     }
@@ -327,13 +317,9 @@ mod operations_hold {
 
     /// `hold`: calls `hold`.
     pub(super) fn hold(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage(
-                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                ),
-            );
-        }
+        call.needs_credentials(
+            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+        )?;
         let result = call.block_on(call.client.hold());
         Ok(finish(call, ("hold", false), result))
     }
@@ -348,13 +334,9 @@ mod operations_report {
 
     /// `get-report`: calls `getReport`.
     pub(super) fn get_report(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage(
-                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                ),
-            );
-        }
+        call.needs_credentials(
+            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+        )?;
         let result = call.block_on(call.client.get_report());
         Ok(finish(call, ("getReport", false), result))
     }
@@ -369,13 +351,9 @@ mod operations_profile {
 
     /// `get-profile`: calls `getProfile`.
     pub(super) fn get_profile(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage(
-                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                ),
-            );
-        }
+        call.needs_credentials(
+            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+        )?;
         let result = call.block_on(call.client.get_profile());
         Ok(finish(call, ("getProfile", false), result))
     }
@@ -390,13 +368,9 @@ mod operations_motd {
 
     /// `get-motd`: calls `getMotd`.
     pub(super) fn get_motd(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage(
-                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                ),
-            );
-        }
+        call.needs_credentials(
+            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+        )?;
         let result = call.block_on(call.client.get_motd());
         Ok(finish(call, ("getMotd", false), result))
     }
@@ -411,13 +385,9 @@ mod operations_calls {
 
     /// `list-tool-calls`: calls `listToolCalls`.
     pub(super) fn list_tool_calls(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage(
-                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                ),
-            );
-        }
+        call.needs_credentials(
+            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+        )?;
         let result = call.block_on(call.client.list_tool_calls());
         Ok(finish(call, ("listToolCalls", false), result))
     }
@@ -432,13 +402,9 @@ mod operations_speech {
 
     /// `get-speech`: calls `getSpeech`.
     pub(super) fn get_speech(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage(
-                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                ),
-            );
-        }
+        call.needs_credentials(
+            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+        )?;
         let text: String = support::required(m, "text")?;
         let result = call.block_on(call.client.get_speech(&text));
         Ok(
@@ -461,13 +427,9 @@ mod operations_documents {
 
     /// `get-document`: calls `getDocument`.
     pub(super) fn get_document(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage(
-                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                ),
-            );
-        }
+        call.needs_credentials(
+            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+        )?;
         let id: String = support::required(m, "id")?;
         let options = GetDocumentOptions::default()
             .with_version(support::optional::<i64>(m, "version")?);
@@ -502,13 +464,9 @@ mod operations_blobs {
 
     /// `put-blob`: calls `putBlob`.
     pub(super) fn put_blob(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage(
-                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                ),
-            );
-        }
+        call.needs_credentials(
+            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+        )?;
         let name: String = support::required(m, "name")?;
         let body = support::upload::raw_body(m)?.map(Into::into);
         let body = support::needed(body, support::NEEDS_FILE_BODY)?;
@@ -526,13 +484,9 @@ mod operations_images {
 
     /// `put-image`: calls `putImage`.
     pub(super) fn put_image(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage(
-                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                ),
-            );
-        }
+        call.needs_credentials(
+            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+        )?;
         let name: String = support::required(m, "name")?;
         let media = support::upload::body_media(m, &["image/png", "image/jpeg"])?;
         let body = support::upload::raw_body(m)?
@@ -555,13 +509,9 @@ mod operations_assets {
 
     /// `add-asset`: calls `addAsset`.
     pub(super) fn add_asset(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage(
-                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                ),
-            );
-        }
+        call.needs_credentials(
+            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+        )?;
         let media = support::upload::body_media(m, &["*/*"])?;
         let body = support::upload::raw_body(m)?
             .map(|bytes| match media {
@@ -583,13 +533,9 @@ mod operations_notes {
 
     /// `add-note`: calls `addNote`.
     pub(super) fn add_note(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage(
-                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                ),
-            );
-        }
+        call.needs_credentials(
+            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+        )?;
         let body = support::upload::text_body(m)?;
         let body = support::needed(body, support::NEEDS_TEXT_BODY)?;
         let result = call.block_on(call.client.add_note(&body));
@@ -606,13 +552,9 @@ mod operations_albums {
 
     /// `add-album`: calls `addAlbum`.
     pub(super) fn add_album(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage(
-                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                ),
-            );
-        }
+        call.needs_credentials(
+            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+        )?;
         let body = match support::upload::multipart(
             m,
             &[
@@ -671,13 +613,9 @@ mod operations_posters {
 
     /// `add-poster`: calls `addPoster`.
     pub(super) fn add_poster(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage(
-                    "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                ),
-            );
-        }
+        call.needs_credentials(
+            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+        )?;
         let result = match support::upload::multipart_instead(
             m,
             &[

@@ -33,7 +33,7 @@ use std::process::ExitCode;
 
 /// How the command line ends: its exit status (`Err`: an early exit, its message
 /// printed).
-type Outcome = Result<ExitCode, ExitCode>;
+type Outcome<T = ExitCode> = Result<T, ExitCode>;
 use clap::{ArgMatches, Command};
 use constructs_client::client::*;
 use constructs_client::{Client, Error, RequestOptions, ResponseValue};
@@ -118,6 +118,12 @@ impl Call {
     /// Drives the client's call to its end on this command line's runtime.
     fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
         self.runtime.block_on(call)
+    }
+
+    /// `Err`, the usage error `message` (naming the variables to set), when the
+    /// environment holds no credentials.
+    fn needs_credentials(&self, message: &str) -> Outcome<()> {
+        if self.credentials { Ok(()) } else { Err(support::usage(message)) }
     }
 }
 
@@ -252,13 +258,9 @@ mod operations_trees {
 
     /// `get-trees-id`: calls `get_trees_id`.
     pub(super) fn get_trees_id(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage(
-                    "no credentials are set; set CONSTRUCTS_USERNAME and CONSTRUCTS_PASSWORD, or CONSTRUCTS_API_KEY",
-                ),
-            );
-        }
+        call.needs_credentials(
+            "no credentials are set; set CONSTRUCTS_USERNAME and CONSTRUCTS_PASSWORD, or CONSTRUCTS_API_KEY",
+        )?;
         let id: u32 = support::required(m, "id")?;
         let x_trace: String = support::required(m, "x-trace")?;
         let options = GetTreesIdOptions::default()
@@ -279,11 +281,7 @@ mod operations_forms {
 
     /// `post-forms`: calls `post_forms`.
     pub(super) fn post_forms(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("CONSTRUCTS_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("CONSTRUCTS_API_KEY is not set; set it to your API key")?;
         let result = match support::upload::multipart_instead(
             m,
             &[

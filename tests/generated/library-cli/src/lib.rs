@@ -16,7 +16,7 @@ use std::process::ExitCode;
 
 /// How the command line ends: its exit status (`Err`: an early exit, its message
 /// printed).
-type Outcome = Result<ExitCode, ExitCode>;
+type Outcome<T = ExitCode> = Result<T, ExitCode>;
 use clap::{ArgMatches, Command};
 use library_client::client::*;
 use library_client::{Client, Error, RequestOptions, ResponseValue};
@@ -76,6 +76,12 @@ impl Call {
     /// Drives the client's call to its end on this command line's runtime.
     fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
         self.runtime.block_on(call)
+    }
+
+    /// `Err`, the usage error `message` (naming the variables to set), when the
+    /// environment holds no credentials.
+    fn needs_credentials(&self, message: &str) -> Outcome<()> {
+        if self.credentials { Ok(()) } else { Err(support::usage(message)) }
     }
 }
 
@@ -177,11 +183,7 @@ mod operations_books {
 
     /// `search-books`: calls `searchBooks`.
     pub(super) fn search_books(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("LIBRARY_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("LIBRARY_API_KEY is not set; set it to your API key")?;
         let options = SearchBooksOptions::default()
             .with_format(support::optional::<Vec<types::Format>>(m, "format")?)
             .with_available(support::optional::<bool>(m, "available")?)
@@ -193,11 +195,7 @@ mod operations_books {
 
     /// `get-books-isbn`: calls `get_books_isbn`.
     pub(super) fn get_books_isbn(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("LIBRARY_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("LIBRARY_API_KEY is not set; set it to your API key")?;
         let isbn: String = support::required(m, "isbn")?;
         let result = call.block_on(call.client.get_books_isbn(&isbn));
         Ok(finish(call, ("get_books_isbn", false), result))
@@ -205,11 +203,7 @@ mod operations_books {
 
     /// `withdraw-book`: calls `withdrawBook`.
     pub(super) fn withdraw_book(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("LIBRARY_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("LIBRARY_API_KEY is not set; set it to your API key")?;
         let isbn: String = support::required(m, "isbn")?;
         let result = call.block_on(call.client.withdraw_book(&isbn));
         Ok(finish(call, ("withdrawBook", false), result))
@@ -225,11 +219,7 @@ mod operations_members {
 
     /// `lend-book`: calls `lendBook`.
     pub(super) fn lend_book(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("LIBRARY_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("LIBRARY_API_KEY is not set; set it to your API key")?;
         let member_id: i64 = support::required(m, "member-id")?;
         let body: Option<types::LoanRequest> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;

@@ -24,7 +24,7 @@ use std::process::ExitCode;
 
 /// How the command line ends: its exit status (`Err`: an early exit, its message
 /// printed).
-type Outcome = Result<ExitCode, ExitCode>;
+type Outcome<T = ExitCode> = Result<T, ExitCode>;
 use clap::{ArgMatches, Command};
 use oas32_client::client::*;
 use oas32_client::{Client, Error, RequestOptions, ResponseValue};
@@ -93,6 +93,12 @@ impl Call {
     /// Drives the client's call to its end on this command line's runtime.
     fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
         self.runtime.block_on(call)
+    }
+
+    /// `Err`, the usage error `message` (naming the variables to set), when the
+    /// environment holds no credentials.
+    fn needs_credentials(&self, message: &str) -> Outcome<()> {
+        if self.credentials { Ok(()) } else { Err(support::usage(message)) }
     }
 }
 
@@ -196,11 +202,7 @@ mod operations_ticks {
 
     /// `search-ticks`: calls `searchTicks`.
     pub(super) fn search_ticks(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("OAS32_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("OAS32_API_KEY is not set; set it to your API key")?;
         let body: Option<types::TickFilter> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call.block_on(call.client.search_ticks(&body));
@@ -209,11 +211,7 @@ mod operations_ticks {
 
     /// `get-tick`: calls `getTick`.
     pub(super) fn get_tick(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("OAS32_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("OAS32_API_KEY is not set; set it to your API key")?;
         let tick_id: i64 = support::required(m, "tick-id")?;
         let result = call.block_on(call.client.get_tick(tick_id));
         Ok(finish(call, ("getTick", false), result))
@@ -221,11 +219,7 @@ mod operations_ticks {
 
     /// `purge-tick`: calls `purgeTick`.
     pub(super) fn purge_tick(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("OAS32_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("OAS32_API_KEY is not set; set it to your API key")?;
         let tick_id: i64 = support::required(m, "tick-id")?;
         let result = call.block_on(call.client.purge_tick(tick_id));
         Ok(finish(call, ("purgeTick", false), result))
@@ -241,11 +235,7 @@ mod operations_ping {
 
     /// `ping`: calls `ping`.
     pub(super) fn ping(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("OAS32_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("OAS32_API_KEY is not set; set it to your API key")?;
         let result = call.block_on(call.client.ping());
         Ok(finish(call, ("ping", false), result))
     }

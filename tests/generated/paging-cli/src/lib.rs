@@ -23,7 +23,7 @@ use std::process::ExitCode;
 
 /// How the command line ends: its exit status (`Err`: an early exit, its message
 /// printed).
-type Outcome = Result<ExitCode, ExitCode>;
+type Outcome<T = ExitCode> = Result<T, ExitCode>;
 use clap::{ArgMatches, Command};
 use paging_client::client::*;
 use paging_client::{Client, Error, RequestOptions, ResponseValue};

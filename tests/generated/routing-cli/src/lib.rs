@@ -28,7 +28,7 @@ use std::process::ExitCode;
 
 /// How the command line ends: its exit status (`Err`: an early exit, its message
 /// printed).
-type Outcome = Result<ExitCode, ExitCode>;
+type Outcome<T = ExitCode> = Result<T, ExitCode>;
 use clap::{ArgMatches, Command};
 use routing_client::client::*;
 use routing_client::{Client, Error, RequestOptions, ResponseValue};
@@ -102,6 +102,12 @@ impl Call {
     /// Drives the client's call to its end on this command line's runtime.
     fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
         self.runtime.block_on(call)
+    }
+
+    /// `Err`, the usage error `message` (naming the variables to set), when the
+    /// environment holds no credentials.
+    fn needs_credentials(&self, message: &str) -> Outcome<()> {
+        if self.credentials { Ok(()) } else { Err(support::usage(message)) }
     }
 }
 
@@ -233,11 +239,7 @@ mod operations_root {
 
     /// `get-root`: calls `getRoot`.
     pub(super) fn get_root(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
         let result = call.block_on(call.client.get_root());
         Ok(finish(call, ("getRoot", false), result))
     }
@@ -252,11 +254,7 @@ mod operations_accounts_json {
 
     /// `list-accounts`: calls `listAccounts`.
     pub(super) fn list_accounts(call: &Call, _: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
         let result = call.block_on(call.client.list_accounts());
         Ok(finish(call, ("listAccounts", false), result))
     }
@@ -271,11 +269,7 @@ mod operations_accounts {
 
     /// `get-account`: calls `getAccount`.
     pub(super) fn get_account(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
         let sid: String = support::required(m, "sid")?;
         let result = call.block_on(call.client.get_account(&sid));
         Ok(finish(call, ("getAccount", false), result))
@@ -283,11 +277,7 @@ mod operations_accounts {
 
     /// `get-call`: calls `getCall`.
     pub(super) fn get_call(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
         let account_sid: String = support::required(m, "account-sid")?;
         let sid: String = support::required(m, "sid")?;
         let result = call.block_on(call.client.get_call(&account_sid, &sid));
@@ -304,11 +294,7 @@ mod operations_files {
 
     /// `get-file-as`: calls `getFileAs`.
     pub(super) fn get_file_as(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
         let name: String = support::required(m, "name")?;
         let format: types::GetFileAsFormat = support::required(m, "format")?;
         let result = call.block_on(call.client.get_file_as(&name, &format));
@@ -317,11 +303,7 @@ mod operations_files {
 
     /// `get-file`: calls `getFile`.
     pub(super) fn get_file(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
         let id: i64 = support::required(m, "id")?;
         let result = call.block_on(call.client.get_file(id));
         Ok(finish(call, ("getFile", false), result))
@@ -329,11 +311,7 @@ mod operations_files {
 
     /// `put-file`: calls `putFile`.
     pub(super) fn put_file(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
         let id: i64 = support::required(m, "id")?;
         let result = call.block_on(call.client.put_file(id));
         Ok(finish(call, ("putFile", false), result))
@@ -349,11 +327,7 @@ mod operations_templates {
 
     /// `list-templates`: calls `listTemplates`.
     pub(super) fn list_templates(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
         let project_id: i64 = support::required(m, "project-id")?;
         let result = call.block_on(call.client.list_templates(project_id));
         Ok(finish(call, ("listTemplates", false), result))
@@ -361,11 +335,7 @@ mod operations_templates {
 
     /// `delete-template`: calls `deleteTemplate`.
     pub(super) fn delete_template(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
         let template_name: String = support::required(m, "template-name")?;
         let result = call.block_on(call.client.delete_template(&template_name));
         Ok(finish(call, ("deleteTemplate", false), result))
@@ -373,11 +343,7 @@ mod operations_templates {
 
     /// `get-template-version`: calls `getTemplateVersion`.
     pub(super) fn get_template_version(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
         let template_name: String = support::required(m, "template-name")?;
         let version: i64 = support::required(m, "version")?;
         let result = call
@@ -387,11 +353,7 @@ mod operations_templates {
 
     /// `list-template-versions`: calls `listTemplateVersions`.
     pub(super) fn list_template_versions(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
         let project_id: i64 = support::required(m, "project-id")?;
         let result = call.block_on(call.client.list_template_versions(project_id));
         Ok(finish(call, ("listTemplateVersions", false), result))
@@ -407,11 +369,7 @@ mod operations_jobs {
 
     /// `cancel-job`: calls `cancelJob`.
     pub(super) fn cancel_job(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
         let name: String = support::required(m, "name")?;
         let result = call.block_on(call.client.cancel_job(&name));
         Ok(finish(call, ("cancelJob", false), result))
@@ -427,11 +385,7 @@ mod operations_responses {
 
     /// `create-response`: calls `createResponse`.
     pub(super) fn create_response(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
         let body: Option<types::Echo> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call.block_on(call.client.create_response(&body));
@@ -440,11 +394,7 @@ mod operations_responses {
 
     /// `beta-create-response`: calls `betaCreateResponse`.
     pub(super) fn beta_create_response(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
         let body: Option<types::Echo> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
         let result = call.block_on(call.client.beta_create_response(&body));
@@ -453,11 +403,7 @@ mod operations_responses {
 
     /// `beta-get-response`: calls `betaGetResponse`.
     pub(super) fn beta_get_response(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
         let response_id: String = support::required(m, "response-id")?;
         let options = BetaGetResponseOptions::default()
             .with_include(support::optional::<String>(m, "include")?);
@@ -468,11 +414,7 @@ mod operations_responses {
 
     /// `beta-delete-response`: calls `betaDeleteResponse`.
     pub(super) fn beta_delete_response(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
         let response_id: String = support::required(m, "response-id")?;
         let result = call.block_on(call.client.beta_delete_response(&response_id));
         Ok(finish(call, ("betaDeleteResponse", false), result))
@@ -480,11 +422,7 @@ mod operations_responses {
 
     /// `get-response`: calls `getResponse`.
     pub(super) fn get_response(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
         let response_id: String = support::required(m, "response-id")?;
         let options = GetResponseOptions::default()
             .with_include(support::optional::<String>(m, "include")?);
@@ -502,11 +440,7 @@ mod operations_pairs {
 
     /// `get-pair`: calls `getPair`.
     pub(super) fn get_pair(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
         let a: String = support::required(m, "a")?;
         let b: i64 = support::required(m, "b")?;
         let result = call.block_on(call.client.get_pair(&a, b));
@@ -523,11 +457,7 @@ mod operations_2010_04_01 {
 
     /// `get-dated-account`: calls `getDatedAccount`.
     pub(super) fn get_dated_account(call: &Call, m: &ArgMatches) -> Outcome {
-        if !call.credentials {
-            return Err(
-                support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-            );
-        }
+        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
         let account_sid: String = support::required(m, "account-sid")?;
         let result = call.block_on(call.client.get_dated_account(&account_sid));
         Ok(finish(call, ("getDatedAccount", false), result))
