@@ -391,11 +391,10 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
     let gate = |c: &crate::ir::CliCommand| api.features.of_operation(c.operation);
     // A command's runner compiles under the client's features of the operation's tags: a
     // tag's runners in one module under its feature (see `gates::modules`).
-    let gated = |c: &crate::ir::CliCommand| gate(c).is_some_and(|f| !f.is_empty());
     let runners: Vec<TokenStream> = cli
         .commands
         .iter()
-        .map(|c| runner(c, api, gated(c).then(|| quote!(pub(super)))))
+        .map(|c| runner(c, api, super::gates::module_vis(gate(c))))
         .collect();
     let runners_text = quote!(#(#runners)*).to_string();
     // `types` only when some subcommand names one of the document's types.
@@ -420,8 +419,11 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
         .features
         .iter()
         .map(|f| {
-            let name = &f.name;
-            quote!(#[cfg(feature = #name)] #name,)
+            let (name, cfg) = (
+                &f.name,
+                super::gates::cfg(Some(std::slice::from_ref(&f.name))),
+            );
+            quote!(#cfg #name,)
         })
         .collect();
     let arms: Vec<TokenStream> = cli

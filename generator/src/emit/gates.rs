@@ -127,6 +127,14 @@ pub fn modules(groups: Vec<(Option<&[String]>, TokenStream)>, vis: TokenStream) 
     out
 }
 
+/// The visibility an item of one operation needs to be seen from the rest of its file: in
+/// a feature's module ([`modules`]) `pub(super)`, at the top level nothing.
+pub fn module_vis(features: Option<&[String]>) -> Option<TokenStream> {
+    features
+        .is_some_and(|f| !f.is_empty())
+        .then(|| quote!(pub(super)))
+}
+
 /// What an `impl` block of one set of features says of itself: "Operations of the `pets`
 /// feature."
 pub fn group_doc(features: &[String]) -> String {

@@ -381,18 +381,16 @@ fn print_items(tokens: &[proc_macro2::TokenTree]) -> syn::Result<String> {
             } else {
                 vec![input.parse::<syn::Item>()?]
             };
-            if let [item @ (syn::Item::Macro(_) | syn::Item::Mod(_))] = items.as_slice()
-                && attrs.is_empty()
+            if let [item] = items.as_slice()
                 && let Some(printed) = print_nested(item)
             {
+                // The file's inner attributes, when they came with this item, first.
+                if !attrs.is_empty() {
+                    text.push_str(&unparse(std::mem::take(&mut attrs), Vec::new()));
+                }
                 text.push_str(&printed);
             } else if !(items.is_empty() && attrs.is_empty()) {
-                text.push_str(&prettyplease::unparse(&syn::File {
-                    shebang: None,
-                    frontmatter: None,
-                    attrs: std::mem::take(&mut attrs),
-                    items,
-                }));
+                text.push_str(&unparse(std::mem::take(&mut attrs), items));
             }
             if input.is_empty() {
                 return Ok(());
@@ -401,6 +399,16 @@ fn print_items(tokens: &[proc_macro2::TokenTree]) -> syn::Result<String> {
     };
     print.parse2(tokens.iter().cloned().collect())?;
     Ok(text)
+}
+
+/// prettyplease's text of a file of these inner attributes and items.
+fn unparse(attrs: Vec<syn::Attribute>, items: Vec<syn::Item>) -> String {
+    prettyplease::unparse(&syn::File {
+        shebang: None,
+        frontmatter: None,
+        attrs,
+        items,
+    })
 }
 
 /// An item that holds declarations prettyplease would print as a run of tokens: a macro call
@@ -420,12 +428,7 @@ fn print_nested(item: &syn::Item) -> Option<String> {
             }
             let mut empty = module.clone();
             empty.content = Some((*brace, Vec::new()));
-            let head = prettyplease::unparse(&syn::File {
-                shebang: None,
-                frontmatter: None,
-                attrs: Vec::new(),
-                items: vec![syn::Item::Mod(empty)],
-            });
+            let head = unparse(Vec::new(), vec![syn::Item::Mod(empty)]);
             let head = head.trim_end().strip_suffix("{}")?;
             let mut out = format!("{head}{{\n");
             for (i, inner) in items.iter().enumerate() {
@@ -433,14 +436,8 @@ fn print_nested(item: &syn::Item) -> Option<String> {
                 if i > 0 {
                     out.push('\n');
                 }
-                let printed = print_nested(inner).unwrap_or_else(|| {
-                    prettyplease::unparse(&syn::File {
-                        shebang: None,
-                        frontmatter: None,
-                        attrs: Vec::new(),
-                        items: vec![inner.clone()],
-                    })
-                });
+                let printed =
+                    print_nested(inner).unwrap_or_else(|| unparse(Vec::new(), vec![inner.clone()]));
                 for line in printed.lines() {
                     if !line.is_empty() {
                         out.push_str("    ");
@@ -466,16 +463,10 @@ fn print_item_macro(call: &syn::ItemMacro) -> Option<String> {
     let body: syn::Item = syn::parse2(call.mac.tokens.clone()).ok()?;
     let mut empty = call.clone();
     empty.mac.tokens = TokenStream::new();
-    let file = |item| syn::File {
-        shebang: None,
-        frontmatter: None,
-        attrs: Vec::new(),
-        items: vec![item],
-    };
-    let head = prettyplease::unparse(&file(syn::Item::Macro(empty)));
+    let head = unparse(Vec::new(), vec![syn::Item::Macro(empty)]);
     let head = head.trim_end().strip_suffix("{}")?;
     let mut out = format!("{head}{{\n");
-    for line in prettyplease::unparse(&file(body)).lines() {
+    for line in unparse(Vec::new(), vec![body]).lines() {
         if !line.is_empty() {
             out.push_str("    ");
         }

@@ -50,11 +50,11 @@ fn command(spec: &Value) -> Command {
             Arg::new(name.clone())
                 .long(name)
                 .value_name(text(flag, "value"))
-                .required(flag.get("required").and_then(Value::as_bool) == Some(true))
+                .required(yes(flag, "required"))
                 .help(text(flag, "help")),
         );
     }
-    if spec.get("output").and_then(Value::as_bool) == Some(true) {
+    if yes(spec, "output") {
         cmd = output_arg(cmd);
     }
     let Some(body) = spec.get("body") else {
@@ -82,7 +82,7 @@ fn command(spec: &Value) -> Command {
         cmd = upload::raw_body_args(
             cmd,
             &text(raw, "media"),
-            raw.get("text").and_then(Value::as_bool) == Some(true),
+            yes(raw, "text"),
             &text(raw, "example"),
         );
         let choices = strings(raw, "choices");
@@ -94,6 +94,11 @@ fn command(spec: &Value) -> Command {
         cmd = upload::multipart_args(cmd, &text(form, "example"));
     }
     cmd
+}
+
+/// A member that is `true` (absent: `false`).
+fn yes(value: &Value, key: &str) -> bool {
+    value.get(key).and_then(Value::as_bool) == Some(true)
 }
 
 /// A member that is text (empty when absent).

@@ -43,9 +43,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
     let handlers = crate::emit::gates::modules(
         crate::emit::gates::grouped(api.operations.iter().enumerate().map(|(i, op)| {
             let features = api.features.of_operation(i);
-            let vis = features
-                .is_some_and(|f| !f.is_empty())
-                .then(|| quote!(pub(super)));
+            let vis = crate::emit::gates::module_vis(features);
             let mut items = handler(api, op, &trait_ident, vis);
             items.extend(headers_writers(op));
             (features, items)
