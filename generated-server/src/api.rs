@@ -112,15 +112,20 @@ pub use operations_pets::*;
 mod operations_pets {
     use super::*;
 
-    /// Parameters of `listPets` (`GET /pets`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct ListPetsParams {
-        /// Maximum number of animals returned (1 to 100, default 20).
-        /// (query parameter `limit`, default `20`)
-        pub limit: i32,
-        /// Returns only animals with this status.
-        /// (query parameter `status`)
-        pub status: Option<types::PetStatus>,
+    params::declare! {
+        /// Parameters of `listPets` (`GET /pets`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct ListPetsParams {
+            /// Maximum number of animals returned (1 to 100, default 20).
+            /// (query parameter `limit`, default `20`)
+            #[param(default(20), query("limit"))]
+            #[checks(minimum(1), maximum(100))]
+            pub limit: i32,
+            /// Returns only animals with this status.
+            /// (query parameter `status`)
+            #[param(optional, query("status"))]
+            pub status: Option<types::PetStatus>,
+        }
     }
 
     response::answers! {

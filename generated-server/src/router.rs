@@ -169,43 +169,12 @@ use operations_pets::*;
 mod operations_pets {
     use super::*;
 
-    /// `GET /pets`: see [`PetStoreApi::list_pets`]. Authorizes, reads and checks the request, then
-    /// calls the implementation.
-    pub(super) fn handle_list_pets<A: PetStoreApi>(
-        api: Arc<A>,
-        request: Request,
-    ) -> impl Future<Output = Response> + Send {
-        layer::handle(
-            api,
-            request,
-            |api, parts, _body| async move {
-                let scheme = auth::authorize_scheme(
-                    parts.extensions.get(),
-                    &[&["bearerAuth"]],
-                )?;
-                let params = {
-                    let mut errors = Violations::new();
-                    let raw = RawParams::from_parts(&parts, PathParams::none());
-                    let limit: i32 = raw
-                        .optional(Location::Query, "limit", &mut errors)
-                        .unwrap_or(20);
-                    let status: Option<types::PetStatus> = raw
-                        .optional(Location::Query, "status", &mut errors);
-                    let out = &mut errors;
-                    {
-                        let value = &limit;
-                        let at = "query/limit";
-                        validate::check_minimum(*value, 1, false, at, out);
-                        validate::check_maximum(*value, 100, false, at, out);
-                    }
-                    errors.check()?;
-                    ListPetsParams { limit, status }
-                };
-                let ctx = RequestContext::new("listPets", scheme, parts);
-                let outcome = A::list_pets(&api, &ctx, params).await;
-                response::answer(outcome, |error| api.handle_error(&ctx, error))
-            },
-        )
+    layer::handler! {
+        /// `GET /pets`: see [`PetStoreApi::list_pets`]. Authorizes and reads the request, then
+        /// calls the implementation.
+        pub(super) fn handle_list_pets<A: PetStoreApi>() {
+            call(A::list_pets, "listPets", &[&["bearerAuth"]])
+        }
     }
 
     /// `POST /pets`: see [`PetStoreApi::create_pet`].
@@ -261,10 +230,7 @@ mod operations_pets {
         body: Body,
     ) -> impl Future<Output = Result<Response, Problem>> + Send {
         async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
             key_checked.map_err(|problem| *problem)?;
             let params = CreatePetParams {};
             let body = body::read_json::<types::NewPet>(&parts, body, body_limit, true)
@@ -311,10 +277,7 @@ mod operations_pets {
         _body: Body,
     ) -> impl Future<Output = Result<Response, Problem>> + Send {
         async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
             let params = {
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);

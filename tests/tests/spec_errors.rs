@@ -678,8 +678,9 @@ components:
         "{validate}"
     );
     assert!(validate.contains("check_pattern"), "{validate}");
-    let router = &out.files["server/src/router.rs"];
-    assert!(router.contains("value.validate(at, out)"), "{router}");
+    // The parameter's declaration names the check (`params::declare!` runs it).
+    let api = &out.files["server/src/api.rs"];
+    assert!(api.contains("#[checks(validate)]"), "{api}");
     // Two string variants told apart by pattern alone (nexus's `IpNet`): each variant's
     // pattern is checked, and the reader takes the first variant whose checks the value
     // passes (taking the first for any string would leave neither pattern to judge the value,

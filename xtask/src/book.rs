@@ -41,9 +41,9 @@ const EXCERPTS: &[(&str, &str, &str, bool)] = &[
         true,
     ),
     (
-        "get-pet-params.rs",
+        "list-pets-params.rs",
         "generated-server/src/api.rs",
-        "pub struct GetPetParams {",
+        "pub struct ListPetsParams {",
         true,
     ),
     (

@@ -11,7 +11,7 @@ mod checks;
 mod unions;
 
 use checks::struct_validate;
-pub use checks::{constraint_checks, contents_validated};
+pub use checks::{check_words, constraint_checks, contents_validated};
 use unions::one_of;
 
 pub fn file(api: &Api, side: Side) -> TokenStream {

@@ -967,10 +967,20 @@ pub fn read<P: Read>(raw: &RawParams<'_>) -> Result<P, Problem> {
 ///   `styled_array(Style::Label, explode)`, `styled_object(Style::Simple, explode)`, `as_sent`
 ///   (a 3.2 cookie written as it is).
 ///
+/// A field the schema constrains says how under `#[checks(…)]`, after `#[param(…)]`: the
+/// schema's keywords in snake case, each the [`validate`](super::validate) function of its
+/// name, `minimum(1)`, `exclusive_maximum(100)`, `multiple_of(5.0)`, `one_of(1, 2)`,
+/// `min_length(1)`, `max_length(64)`, `pattern("^[a-z]+$")`, `format("email")`,
+/// `min_items(1)`, `max_items(10)`, `unique_items`, `min_properties(1)`,
+/// `max_properties(8)`, and `validate` for a named type with checks of its own. (A
+/// parameter whose checks say more, decimals' exact bounds, each item's own or a schema held
+/// as written, is read in its handler instead.)
+///
 /// It expands to the struct and its [`Read`], which reads every field from a request's
-/// [`RawParams`] by the [`RawParams`] method the words name, collects every failure, and
-/// fails (with all of them) only after the last field was read, as one 400 lists every
-/// problem. A struct without fields is declared too (its `read` takes nothing).
+/// [`RawParams`] by the [`RawParams`] method the words name, checks each read value,
+/// collects every failure, and fails (with all of them) only after the last field was read
+/// and checked, as one 400 lists every problem. A struct without fields is declared too (its
+/// `read` takes nothing).
 ///
 /// ```ignore
 /// params::declare! {
@@ -980,6 +990,7 @@ pub fn read<P: Read>(raw: &RawParams<'_>) -> Result<P, Problem> {
 ///         #[param(required, path("petId"))]
 ///         pub pet_id: i64,
 ///         #[param(default(20), query("limit"))]
+///         #[checks(minimum(1), maximum(100))]
 ///         pub limit: i32,
 ///     }
 /// }
@@ -996,6 +1007,7 @@ macro_rules! __apigen_params {
             $(
                 $(#[doc = $field_doc:literal])*
                 #[param($($how:tt)*)]
+                $(#[checks($($checks:tt)*)])?
                 $field_vis:vis $field:ident: $ty:ty,
             )*
         }
@@ -1018,12 +1030,98 @@ macro_rules! __apigen_params {
                 raw: &crate::runtime::params::RawParams<'_>,
             ) -> Result<Self, crate::runtime::problem::Problem> {
                 let mut errors = crate::runtime::validate::Violations::new();
-                $(let $field = $crate::__apigen_params!(@read raw, errors, $($how)*);)*
+                $(
+                    let $field: $crate::__apigen_params!(@local $ty, $($how)*) =
+                        $crate::__apigen_params!(@read raw, errors, $($how)*);
+                )*
+                // Checked before any return, so that one 400 lists every problem.
+                $($crate::__apigen_params!(@checks errors, $field, [$($how)*], $($($checks)*)?);)*
                 $($crate::__apigen_params!(@take errors, $field, $($how)*);)*
                 errors.check()?;
                 Ok(Self { $($field),* })
             }
         }
+    };
+
+    // What a field is read into: a required one's `Option` until every field was read.
+    (@local $ty:ty, required $($rest:tt)*) => { Option<$ty> };
+    (@local $ty:ty, $($rest:tt)*) => { $ty };
+
+    // A field's checks, on its value where it has one, located as `query/limit`.
+    (@checks $errors:ident, $field:ident, [$($how:tt)*],) => {};
+    (@checks $errors:ident, $field:ident, [default($($default:tt)*), $loc:ident($wire:literal) $($rest:tt)*], $($check:tt)*) => {
+        let value = &$field;
+        let at = concat!(stringify!($loc), "/", $wire);
+        $crate::__apigen_params!(@check value, at, $errors, $($check)*);
+    };
+    (@checks $errors:ident, $field:ident, [$finish:ident, $loc:ident($wire:literal) $($rest:tt)*], $($check:tt)*) => {
+        if let Some(value) = &$field {
+            let at = concat!(stringify!($loc), "/", $wire);
+            $crate::__apigen_params!(@check value, at, $errors, $($check)*);
+        }
+    };
+    // Each check word, the `validate` function it names (the schema's keyword, snake case).
+    (@check $value:ident, $at:ident, $errors:ident, $(,)?) => {};
+    (@check $value:ident, $at:ident, $errors:ident, minimum($bound:expr) $(, $($rest:tt)*)?) => {
+        crate::runtime::validate::check_minimum(*$value, $bound, false, $at, &mut $errors);
+        $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
+    };
+    (@check $value:ident, $at:ident, $errors:ident, exclusive_minimum($bound:expr) $(, $($rest:tt)*)?) => {
+        crate::runtime::validate::check_minimum(*$value, $bound, true, $at, &mut $errors);
+        $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
+    };
+    (@check $value:ident, $at:ident, $errors:ident, maximum($bound:expr) $(, $($rest:tt)*)?) => {
+        crate::runtime::validate::check_maximum(*$value, $bound, false, $at, &mut $errors);
+        $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
+    };
+    (@check $value:ident, $at:ident, $errors:ident, exclusive_maximum($bound:expr) $(, $($rest:tt)*)?) => {
+        crate::runtime::validate::check_maximum(*$value, $bound, true, $at, &mut $errors);
+        $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
+    };
+    (@check $value:ident, $at:ident, $errors:ident, multiple_of($factor:expr) $(, $($rest:tt)*)?) => {
+        crate::runtime::validate::check_multiple_of(*$value, $factor, $at, &mut $errors);
+        $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
+    };
+    (@check $value:ident, $at:ident, $errors:ident, one_of($($allowed:expr),+ $(,)?) $(, $($rest:tt)*)?) => {
+        crate::runtime::validate::check_one_of($value, &[$($allowed),*], $at, &mut $errors);
+        $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
+    };
+    (@check $value:ident, $at:ident, $errors:ident, $word:ident($n:literal) $(, $($rest:tt)*)?) => {
+        $crate::__apigen_params!(@sized $word, $value, $n, $at, $errors);
+        $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
+    };
+    (@check $value:ident, $at:ident, $errors:ident, unique_items $(, $($rest:tt)*)?) => {
+        crate::runtime::validate::check_unique_items($value, $at, &mut $errors);
+        $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
+    };
+    // A named type with checks of its own checks itself.
+    (@check $value:ident, $at:ident, $errors:ident, validate $(, $($rest:tt)*)?) => {
+        crate::runtime::validate::Validate::validate($value, $at, &mut $errors);
+        $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
+    };
+    (@sized min_length, $value:ident, $n:literal, $at:ident, $errors:ident) => {
+        crate::runtime::validate::check_min_length($value, $n, $at, &mut $errors)
+    };
+    (@sized max_length, $value:ident, $n:literal, $at:ident, $errors:ident) => {
+        crate::runtime::validate::check_max_length($value, $n, $at, &mut $errors)
+    };
+    (@sized pattern, $value:ident, $n:literal, $at:ident, $errors:ident) => {
+        crate::runtime::validate::check_pattern($value, $n, $at, &mut $errors)
+    };
+    (@sized format, $value:ident, $n:literal, $at:ident, $errors:ident) => {
+        crate::runtime::validate::check_format($value, $n, $at, &mut $errors)
+    };
+    (@sized min_items, $value:ident, $n:literal, $at:ident, $errors:ident) => {
+        crate::runtime::validate::check_min_items($value, $n, $at, &mut $errors)
+    };
+    (@sized max_items, $value:ident, $n:literal, $at:ident, $errors:ident) => {
+        crate::runtime::validate::check_max_items($value, $n, $at, &mut $errors)
+    };
+    (@sized min_properties, $value:ident, $n:literal, $at:ident, $errors:ident) => {
+        crate::runtime::validate::check_min_properties($value.len(), $n, $at, &mut $errors)
+    };
+    (@sized max_properties, $value:ident, $n:literal, $at:ident, $errors:ident) => {
+        crate::runtime::validate::check_max_properties($value.len(), $n, $at, &mut $errors)
     };
 
     (@path $finish:ident $(($($default:tt)*))?, path $($rest:tt)*) => { true };

@@ -110,11 +110,12 @@ fn params_struct(api: &Api, op: &Operation) -> TokenStream {
         }
     } else {
         let name = params_ident(op);
-        let declared = super::handler::params_declared(api, op, &validated_types(api));
+        let validated = validated_types(api);
+        let declared = super::handler::params_declared(op, &validated);
         let fields = op.params.iter().map(|p| {
             let rust = ident(&p.rust);
             let ty = param_type(api, p);
-            let words = declared.then(|| super::handler::param_words(api, p));
+            let words = declared.then(|| super::handler::param_words(api, p, &validated));
             let mut lines = p.doc.clone();
             let mut where_ = format!("{} parameter `{}`", location_text(p.location), p.wire);
             if let Some(d) = &p.default {

@@ -109,7 +109,7 @@ pub(super) fn handler(
         && op.query_string.is_none()
         && upgrade.is_none()
         && !reads_pattern
-        && params_declared(api, op, &validated)
+        && params_declared(op, &validated)
     {
         let (entry, errors) = entry_in(op, if plain_json { "call_json" } else { "call" });
         let docs = doc(&[format!(
@@ -221,7 +221,7 @@ fn params_part(api: &Api, op: &Operation, has_path: bool) -> TokenStream {
         quote!(let raw = RawParams::from_parts(&parts, PathParams::none());)
     };
     let validated = validated_types(api);
-    if params_declared(api, op, &validated) {
+    if params_declared(op, &validated) {
         // The struct's declaration reads every field (`params::declare!`).
         return if has_path {
             quote! {
@@ -282,24 +282,47 @@ fn params_part(api: &Api, op: &Operation, has_path: bool) -> TokenStream {
     }
 }
 
-/// Whether the operation's parameter struct declares how each field is read
-/// (`params::declare!`, which implements `params::Read`): when none of its parameters has
-/// checks beyond its type (those are printed in the handler, between the reads and the first
-/// return, so that one 400 lists every problem). A struct without fields is declared too.
+/// Whether the operation's parameter struct declares how each field is read and checked
+/// (`params::declare!`, which implements `params::Read`): when every parameter's checks are
+/// words (`#[checks(minimum(1))]`). One whose checks say more (a decimal's exact bounds, each
+/// item's own, a schema held as written) has them all printed in the handler, between the
+/// reads and the first return, so that one 400 lists every problem. A struct without fields
+/// is declared too.
 pub(super) fn params_declared(
-    api: &Api,
     op: &Operation,
     validated: &std::collections::BTreeSet<String>,
 ) -> bool {
     op.params
         .iter()
-        .all(|p| check_param(api, p, validated).is_none())
+        .all(|p| param_checks(p, validated).is_some())
+}
+
+/// A parameter's `#[checks(…)]` words (empty: it has none), or `None` when they cannot say
+/// all its checks ([`params_declared`]).
+fn param_checks(
+    p: &crate::ir::Param,
+    validated: &std::collections::BTreeSet<String>,
+) -> Option<Vec<TokenStream>> {
+    if p.held.is_some() {
+        return None;
+    }
+    let mut words = crate::emit::types::check_words(&p.check_ty, &p.constraints)?;
+    // A named type with checks of its own checks itself.
+    if matches!(p.ty, TypeRef::Named(_)) && crate::emit::types::contents_validated(&p.ty, validated)
+    {
+        words.push(quote!(validate));
+    }
+    Some(words)
 }
 
 /// A field's `#[param(…)]` in `params::declare!`: how it ends (`required`, `optional`,
 /// `default(…)`), where it is (`query("limit")`), and its style when it is not one plain
 /// value; the words name the `RawParams` method [`read_param`] would call.
-pub(super) fn param_words(api: &Api, p: &crate::ir::Param) -> TokenStream {
+pub(super) fn param_words(
+    api: &Api,
+    p: &crate::ir::Param,
+    validated: &std::collections::BTreeSet<String>,
+) -> TokenStream {
     let finish = match (p.required, default_expr(api, p)) {
         (true, _) => quote!(required),
         (false, Some(d)) => quote!(default(#d)),
@@ -335,7 +358,10 @@ pub(super) fn param_words(api: &Api, p: &crate::ir::Param) -> TokenStream {
         (_, None) => None,
     };
     let form = form.map(|f| quote!(, #f));
-    quote!(#[param(#finish, #loc(#wire) #form)])
+    let checks = param_checks(p, validated)
+        .filter(|words| !words.is_empty())
+        .map(|words| quote!(#[checks(#(#words),*)]));
+    quote!(#[param(#finish, #loc(#wire) #form)] #checks)
 }
 
 /// `let <local>: Option<T> = raw.…(…);`: one parameter read, its failures collected.

@@ -183,32 +183,173 @@ pub fn contents_validated(ty: &TypeRef, validated: &BTreeSet<String>) -> bool {
     }
 }
 
-/// Calls to the runtime's checks for `value` (a reference to a `ty`), one per constraint.
+/// One check of a value, as data: which `validate` function, with what bound. Printed as a
+/// call (a struct's `Validate`, a handler) or as the word a parameter's declaration names it
+/// by (`params::declare!`'s `#[checks(…)]`).
+enum Check {
+    /// `minimum`, and whether it is exclusive; the bound a literal of the value's type.
+    Minimum(TokenStream, bool),
+    Maximum(TokenStream, bool),
+    OneOf(Vec<TokenStream>),
+    MultipleOf(proc_macro2::Literal),
+    MinLength(usize),
+    MaxLength(usize),
+    Pattern(String),
+    Format(String),
+    MinProperties(usize),
+    MaxProperties(usize),
+    MinItems(usize),
+    MaxItems(usize),
+    UniqueItems,
+}
+
+impl Check {
+    /// The call that checks `value` (a reference), located at `at`, into `out`.
+    fn call(&self, value: &TokenStream, at: &TokenStream) -> TokenStream {
+        let n = |n: &usize| proc_macro2::Literal::usize_unsuffixed(*n);
+        match self {
+            Check::Minimum(b, ex) => quote!(validate::check_minimum(*#value, #b, #ex, #at, out);),
+            Check::Maximum(b, ex) => quote!(validate::check_maximum(*#value, #b, #ex, #at, out);),
+            Check::OneOf(allowed) => {
+                quote!(validate::check_one_of(#value, &[#(#allowed),*], #at, out);)
+            }
+            Check::MultipleOf(m) => quote!(validate::check_multiple_of(*#value, #m, #at, out);),
+            Check::MinLength(v) => {
+                let v = n(v);
+                quote!(validate::check_min_length(#value, #v, #at, out);)
+            }
+            Check::MaxLength(v) => {
+                let v = n(v);
+                quote!(validate::check_max_length(#value, #v, #at, out);)
+            }
+            Check::Pattern(p) => quote!(validate::check_pattern(#value, #p, #at, out);),
+            Check::Format(f) => quote!(validate::check_format(#value, #f, #at, out);),
+            Check::MinProperties(v) => {
+                let v = n(v);
+                quote!(validate::check_min_properties(#value.len(), #v, #at, out);)
+            }
+            Check::MaxProperties(v) => {
+                let v = n(v);
+                quote!(validate::check_max_properties(#value.len(), #v, #at, out);)
+            }
+            Check::MinItems(v) => {
+                let v = n(v);
+                quote!(validate::check_min_items(#value, #v, #at, out);)
+            }
+            Check::MaxItems(v) => {
+                let v = n(v);
+                quote!(validate::check_max_items(#value, #v, #at, out);)
+            }
+            Check::UniqueItems => quote!(validate::check_unique_items(#value, #at, out);),
+        }
+    }
+
+    /// The word `params::declare!` reads it from: the keyword in snake case and its bound.
+    fn word(&self) -> TokenStream {
+        let n = |n: &usize| proc_macro2::Literal::usize_unsuffixed(*n);
+        match self {
+            Check::Minimum(b, false) => quote!(minimum(#b)),
+            Check::Minimum(b, true) => quote!(exclusive_minimum(#b)),
+            Check::Maximum(b, false) => quote!(maximum(#b)),
+            Check::Maximum(b, true) => quote!(exclusive_maximum(#b)),
+            Check::OneOf(allowed) => quote!(one_of(#(#allowed),*)),
+            Check::MultipleOf(m) => quote!(multiple_of(#m)),
+            Check::MinLength(v) => {
+                let v = n(v);
+                quote!(min_length(#v))
+            }
+            Check::MaxLength(v) => {
+                let v = n(v);
+                quote!(max_length(#v))
+            }
+            Check::Pattern(p) => quote!(pattern(#p)),
+            Check::Format(f) => quote!(format(#f)),
+            Check::MinProperties(v) => {
+                let v = n(v);
+                quote!(min_properties(#v))
+            }
+            Check::MaxProperties(v) => {
+                let v = n(v);
+                quote!(max_properties(#v))
+            }
+            Check::MinItems(v) => {
+                let v = n(v);
+                quote!(min_items(#v))
+            }
+            Check::MaxItems(v) => {
+                let v = n(v);
+                quote!(max_items(#v))
+            }
+            Check::UniqueItems => quote!(unique_items),
+        }
+    }
+}
+
+/// The checks of one value of type `ty` with constraints `c` (what `value` names, a
+/// reference): bounds, lengths, patterns, formats, counts, then each item's own.
 pub fn constraint_checks(
     value: &TokenStream,
     at: &TokenStream,
     ty: &TypeRef,
     c: &Constraints,
 ) -> TokenStream {
-    let mut out = TokenStream::new();
-    out.extend(numeric_checks(value, at, ty, c));
+    let mut out = if matches!(ty, TypeRef::Decimal | TypeRef::BigInt) {
+        decimal_checks(value, at, ty, c)
+    } else {
+        TokenStream::new()
+    };
+    for check in own_checks(ty, c) {
+        out.extend(check.call(value, at));
+    }
+    out.extend(tuple_checks(value, at, ty, c));
+    out.extend(each_checks(value, at, ty, c));
+    out
+}
+
+/// The words of `params::declare!`'s `#[checks(…)]` for a value of type `ty` (empty: none),
+/// or `None` when its checks say more than words do (a decimal's exact bounds, a tuple's
+/// items, each item's own): the handler then prints them as calls.
+pub fn check_words(ty: &TypeRef, c: &Constraints) -> Option<Vec<TokenStream>> {
+    let value = quote!(value);
+    let more = (matches!(ty, TypeRef::Decimal | TypeRef::BigInt)
+        && !decimal_checks(&value, &value, ty, c).is_empty())
+        || !tuple_checks(&value, &value, ty, c).is_empty()
+        || !each_checks(&value, &value, ty, c).is_empty();
+    (!more).then(|| own_checks(ty, c).iter().map(Check::word).collect())
+}
+
+/// A value's own checks, by its type: a number's (not a decimal's), a string's, a map's
+/// property counts, an array's item counts and uniqueness.
+fn own_checks(ty: &TypeRef, c: &Constraints) -> Vec<Check> {
+    let mut out = numeric_checks(ty, c);
     if *ty == TypeRef::String {
-        if let Some(n) = c.min_length {
-            let n = proc_macro2::Literal::usize_unsuffixed(n);
-            out.extend(quote!(validate::check_min_length(#value, #n, #at, out);));
-        }
-        if let Some(n) = c.max_length {
-            let n = proc_macro2::Literal::usize_unsuffixed(n);
-            out.extend(quote!(validate::check_max_length(#value, #n, #at, out);));
-        }
-        if let Some(p) = &c.pattern {
-            out.extend(quote!(validate::check_pattern(#value, #p, #at, out);));
-        }
-        if let Some(f) = &c.checked_format {
-            out.extend(quote!(validate::check_format(#value, #f, #at, out);));
+        out.extend(c.min_length.map(Check::MinLength));
+        out.extend(c.max_length.map(Check::MaxLength));
+        out.extend(c.pattern.clone().map(Check::Pattern));
+        out.extend(c.checked_format.clone().map(Check::Format));
+    }
+    if matches!(ty, TypeRef::Map(_) | TypeRef::JsonObject) {
+        out.extend(c.min_properties.map(Check::MinProperties));
+        out.extend(c.max_properties.map(Check::MaxProperties));
+    }
+    if matches!(ty, TypeRef::Vec(_)) {
+        out.extend(c.min_items.map(Check::MinItems));
+        out.extend(c.max_items.map(Check::MaxItems));
+        if c.unique_items {
+            out.push(Check::UniqueItems);
         }
     }
-    // A tuple's items, each in a block of its own: `{ let at = ..; let value = &value.0; .. }`.
+    out
+}
+
+/// A tuple's items, each in a block of its own: `{ let at = ..; let value = &value.0; .. }`.
+fn tuple_checks(
+    value: &TokenStream,
+    at: &TokenStream,
+    ty: &TypeRef,
+    c: &Constraints,
+) -> TokenStream {
+    let mut out = TokenStream::new();
     if let TypeRef::Tuple(items) = ty {
         for (i, (item, item_c)) in items.iter().zip(&c.prefix_items).enumerate() {
             let checks = constraint_checks(&quote!(value), &quote!(&at), item, item_c);
@@ -223,44 +364,13 @@ pub fn constraint_checks(
             }
         }
     }
-    if matches!(ty, TypeRef::Map(_) | TypeRef::JsonObject) {
-        if let Some(n) = c.min_properties {
-            let n = proc_macro2::Literal::usize_unsuffixed(n);
-            out.extend(quote!(validate::check_min_properties(#value.len(), #n, #at, out);));
-        }
-        if let Some(n) = c.max_properties {
-            let n = proc_macro2::Literal::usize_unsuffixed(n);
-            out.extend(quote!(validate::check_max_properties(#value.len(), #n, #at, out);));
-        }
-    }
-    if matches!(ty, TypeRef::Vec(_)) {
-        if let Some(n) = c.min_items {
-            let n = proc_macro2::Literal::usize_unsuffixed(n);
-            out.extend(quote!(validate::check_min_items(#value, #n, #at, out);));
-        }
-        if let Some(n) = c.max_items {
-            let n = proc_macro2::Literal::usize_unsuffixed(n);
-            out.extend(quote!(validate::check_max_items(#value, #n, #at, out);));
-        }
-        if c.unique_items {
-            out.extend(quote!(validate::check_unique_items(#value, #at, out);));
-        }
-    }
-    out.extend(each_checks(value, at, ty, c));
     out
 }
 
-/// The checks of a number: bounds (exact for integers), `enum` values, `multipleOf`.
-fn numeric_checks(
-    value: &TokenStream,
-    at: &TokenStream,
-    ty: &TypeRef,
-    c: &Constraints,
-) -> TokenStream {
-    if matches!(ty, TypeRef::Decimal | TypeRef::BigInt) {
-        return decimal_checks(value, at, ty, c);
-    }
-    let mut out = TokenStream::new();
+/// The checks of a number: bounds (exact for integers), `enum` values, `multipleOf`. None for
+/// a decimal, whose checks are [`decimal_checks`].
+fn numeric_checks(ty: &TypeRef, c: &Constraints) -> Vec<Check> {
+    let mut out = Vec::new();
     // Unsuffixed literals: the value's type decides, as a person would write it.
     let num = |v: f64| -> TokenStream {
         let lit = match ty {
@@ -296,19 +406,18 @@ fn numeric_checks(
     if numeric {
         if let Some(min) = c.minimum {
             let (min, ex) = bound(min, c.exclusive_minimum, true);
-            out.extend(quote!(validate::check_minimum(*#value, #min, #ex, #at, out);));
+            out.push(Check::Minimum(min, ex));
         }
         if let Some(max) = c.maximum {
             let (max, ex) = bound(max, c.exclusive_maximum, false);
-            out.extend(quote!(validate::check_maximum(*#value, #max, #ex, #at, out);));
+            out.push(Check::Maximum(max, ex));
         }
         if !c.one_of.is_empty() {
             let allowed = c.one_of.iter().filter_map(|n| n.as_f64()).map(&num);
-            out.extend(quote!(validate::check_one_of(#value, &[#(#allowed),*], #at, out);));
+            out.push(Check::OneOf(allowed.collect()));
         }
         if let Some(m) = c.multiple_of {
-            let m = proc_macro2::Literal::f64_unsuffixed(m);
-            out.extend(quote!(validate::check_multiple_of(*#value, #m, #at, out);));
+            out.push(Check::MultipleOf(proc_macro2::Literal::f64_unsuffixed(m)));
         }
     }
     out

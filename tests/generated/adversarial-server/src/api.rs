@@ -433,25 +433,38 @@ pub use operations_path::*;
 mod operations_path {
     use super::*;
 
-    /// Parameters of `path` (`GET /path/{path}/{raw}`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct Path2Params {
-        /// (path parameter `path`)
-        pub path: String,
-        /// (path parameter `raw`)
-        pub raw: i64,
-        /// (query parameter `query`)
-        pub query: String,
-        /// (query parameter `errors`)
-        pub errors: Option<i32>,
-        /// (query parameter `out`)
-        pub out: Option<String>,
-        /// (header parameter `body`)
-        pub body: String,
-        /// (cookie parameter `cookie`)
-        pub cookie: String,
-        /// (cookie parameter `cookies`)
-        pub cookies: Option<String>,
+    params::declare! {
+        /// Parameters of `path` (`GET /path/{path}/{raw}`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct Path2Params {
+            /// (path parameter `path`)
+            #[param(required, path("path"))]
+            pub path: String,
+            /// (path parameter `raw`)
+            #[param(required, path("raw"))]
+            #[checks(minimum(0))]
+            pub raw: i64,
+            /// (query parameter `query`)
+            #[param(required, query("query"))]
+            pub query: String,
+            /// (query parameter `errors`)
+            #[param(optional, query("errors"))]
+            #[checks(minimum(1))]
+            pub errors: Option<i32>,
+            /// (query parameter `out`)
+            #[param(optional, query("out"))]
+            #[checks(max_length(8))]
+            pub out: Option<String>,
+            /// (header parameter `body`)
+            #[param(required, header("body"))]
+            pub body: String,
+            /// (cookie parameter `cookie`)
+            #[param(required, cookie("cookie"))]
+            pub cookie: String,
+            /// (cookie parameter `cookies`)
+            #[param(optional, cookie("cookies"))]
+            pub cookies: Option<String>,
+        }
     }
 
     /// Headers of the `200` answer of `path`.
@@ -534,29 +547,42 @@ pub use operations_raw::*;
 mod operations_raw {
     use super::*;
 
-    /// Parameters of `raw` (`POST /raw/{http}`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct Raw2Params {
-        /// (path parameter `http`)
-        pub http: String,
-        /// (query parameter `base`)
-        pub base: String,
-        /// (header parameter `ctx`)
-        pub ctx: String,
-        /// (header parameter `builder`)
-        pub builder: Option<String>,
-        /// (query parameter `options`)
-        pub options: Option<String>,
-        /// (query parameter `values`)
-        pub values: Option<Vec<String>>,
-        /// (query parameter `at`, default `7`)
-        pub at: i32,
-        /// (cookie parameter `params`)
-        pub params: Option<String>,
-        /// (query parameter `type`)
-        pub r#type: Option<types::Kind>,
-        /// (query parameter `self`)
-        pub self_: Option<String>,
+    params::declare! {
+        /// Parameters of `raw` (`POST /raw/{http}`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct Raw2Params {
+            /// (path parameter `http`)
+            #[param(required, path("http"))]
+            pub http: String,
+            /// (query parameter `base`)
+            #[param(required, query("base"))]
+            pub base: String,
+            /// (header parameter `ctx`)
+            #[param(required, header("ctx"))]
+            pub ctx: String,
+            /// (header parameter `builder`)
+            #[param(optional, header("builder"))]
+            pub builder: Option<String>,
+            /// (query parameter `options`)
+            #[param(optional, query("options"))]
+            pub options: Option<String>,
+            /// (query parameter `values`)
+            #[param(optional, query("values"), array(true))]
+            pub values: Option<Vec<String>>,
+            /// (query parameter `at`, default `7`)
+            #[param(default(7), query("at"))]
+            #[checks(maximum(100))]
+            pub at: i32,
+            /// (cookie parameter `params`)
+            #[param(optional, cookie("params"))]
+            pub params: Option<String>,
+            /// (query parameter `type`)
+            #[param(optional, query("type"))]
+            pub r#type: Option<types::Kind>,
+            /// (query parameter `self`)
+            #[param(optional, query("self"))]
+            pub self_: Option<String>,
+        }
     }
 
     response::answers! {
@@ -583,33 +609,48 @@ pub use operations_ops::*;
 mod operations_ops {
     use super::*;
 
-    /// Parameters of `handleError` (`GET /ops/handle-error`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct HandleErrorParams {
-        /// (query parameter `api`)
-        pub api: Option<String>,
-        /// (query parameter `parts`)
-        pub parts: Option<String>,
-        /// (query parameter `request`)
-        pub request: Option<String>,
-        /// (query parameter `response`)
-        pub response: Option<String>,
-        /// (header parameter `rt`)
-        pub rt: Option<String>,
-        /// (query parameter `scheme`)
-        pub scheme: Option<String>,
-        /// (query parameter `serve`)
-        pub serve: Option<String>,
-        /// (query parameter `media`)
-        pub media: Option<String>,
-        /// (query parameter `outcome`)
-        pub outcome: Option<String>,
-        /// (query parameter `error`)
-        pub error: Option<String>,
-        /// (query parameter `body_limit`)
-        pub body_limit: Option<String>,
-        /// (query parameter `value`)
-        pub value: Option<i64>,
+    params::declare! {
+        /// Parameters of `handleError` (`GET /ops/handle-error`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct HandleErrorParams {
+            /// (query parameter `api`)
+            #[param(optional, query("api"))]
+            pub api: Option<String>,
+            /// (query parameter `parts`)
+            #[param(optional, query("parts"))]
+            pub parts: Option<String>,
+            /// (query parameter `request`)
+            #[param(optional, query("request"))]
+            pub request: Option<String>,
+            /// (query parameter `response`)
+            #[param(optional, query("response"))]
+            pub response: Option<String>,
+            /// (header parameter `rt`)
+            #[param(optional, header("rt"))]
+            pub rt: Option<String>,
+            /// (query parameter `scheme`)
+            #[param(optional, query("scheme"))]
+            pub scheme: Option<String>,
+            /// (query parameter `serve`)
+            #[param(optional, query("serve"))]
+            pub serve: Option<String>,
+            /// (query parameter `media`)
+            #[param(optional, query("media"))]
+            pub media: Option<String>,
+            /// (query parameter `outcome`)
+            #[param(optional, query("outcome"))]
+            pub outcome: Option<String>,
+            /// (query parameter `error`)
+            #[param(optional, query("error"))]
+            pub error: Option<String>,
+            /// (query parameter `body_limit`)
+            #[param(optional, query("body_limit"))]
+            pub body_limit: Option<String>,
+            /// (query parameter `value`)
+            #[param(optional, query("value"))]
+            #[checks(minimum(2))]
+            pub value: Option<i64>,
+        }
     }
 
     response::answers! {

@@ -43,7 +43,6 @@ use crate::runtime::errors::ErrorBodies;
 use crate::runtime::errors::ErrorBody;
 use crate::runtime::errors::StatusKey;
 use crate::runtime::schema::Held;
-use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
 use axum::extract::Request;
@@ -405,79 +404,12 @@ use operations_path::*;
 mod operations_path {
     use super::*;
 
-    /// `GET /path/{path}/{raw}`: see [`AdversarialApi::path`]. Authorizes, reads and checks the
-    /// request, then calls the implementation.
-    pub(super) fn handle_path<A: AdversarialApi>(
-        api: Arc<A>,
-        request: Request,
-    ) -> impl Future<Output = Response> + Send {
-        layer::handle(
-            api,
-            request,
-            |api, mut parts, _body| async move {
-                let scheme = auth::authorize_scheme(
-                    parts.extensions.get(),
-                    &[&["build"], &["timeout"]],
-                )?;
-                let params = {
-                    let mut errors = Violations::new();
-                    let path = params::path_params(&mut parts).await?;
-                    let raw = RawParams::from_parts(&parts, path);
-                    let path_2: Option<String> = raw
-                        .required(Location::Path, "path", &mut errors);
-                    let raw_2: Option<i64> = raw
-                        .required(Location::Path, "raw", &mut errors);
-                    let query_2: Option<String> = raw
-                        .required(Location::Query, "query", &mut errors);
-                    let errors_2: Option<i32> = raw
-                        .optional(Location::Query, "errors", &mut errors);
-                    let out_2: Option<String> = raw
-                        .optional(Location::Query, "out", &mut errors);
-                    let body_2: Option<String> = raw
-                        .required(Location::Header, "body", &mut errors);
-                    let cookie_2: Option<String> = raw
-                        .required(Location::Cookie, "cookie", &mut errors);
-                    let cookies_2: Option<String> = raw
-                        .optional(Location::Cookie, "cookies", &mut errors);
-                    let out = &mut errors;
-                    if let Some(value) = &raw_2 {
-                        let at = "path/raw";
-                        validate::check_minimum(*value, 0, false, at, out);
-                    }
-                    if let Some(value) = &errors_2 {
-                        let at = "query/errors";
-                        validate::check_minimum(*value, 1, false, at, out);
-                    }
-                    if let Some(value) = &out_2 {
-                        let at = "query/out";
-                        validate::check_max_length(value, 8, at, out);
-                    }
-                    let (
-                        Some(path_2),
-                        Some(raw_2),
-                        Some(query_2),
-                        Some(body_2),
-                        Some(cookie_2),
-                    ) = (path_2, raw_2, query_2, body_2, cookie_2) else {
-                        return Err(errors.into_problem());
-                    };
-                    errors.check()?;
-                    Path2Params {
-                        path: path_2,
-                        raw: raw_2,
-                        query: query_2,
-                        errors: errors_2,
-                        out: out_2,
-                        body: body_2,
-                        cookie: cookie_2,
-                        cookies: cookies_2,
-                    }
-                };
-                let ctx = RequestContext::new("path", scheme, parts);
-                let outcome = A::path(&api, &ctx, params).await;
-                response::answer(outcome, |error| api.handle_error(&ctx, error))
-            },
-        )
+    layer::handler! {
+        /// `GET /path/{path}/{raw}`: see [`AdversarialApi::path`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_path<A: AdversarialApi>() {
+            call(A::path, "path", &[&["build"], &["timeout"]])
+        }
     }
 
     impl Path2OkHeaders {
@@ -531,56 +463,9 @@ mod operations_raw {
                     &[&["build"], &["timeout"]],
                 )?;
                 let params = {
-                    let mut errors = Violations::new();
                     let path = params::path_params(&mut parts).await?;
                     let raw = RawParams::from_parts(&parts, path);
-                    let http_2: Option<String> = raw
-                        .required(Location::Path, "http", &mut errors);
-                    let base_2: Option<String> = raw
-                        .required(Location::Query, "base", &mut errors);
-                    let ctx_2: Option<String> = raw
-                        .required(Location::Header, "ctx", &mut errors);
-                    let builder_2: Option<String> = raw
-                        .optional(Location::Header, "builder", &mut errors);
-                    let options_2: Option<String> = raw
-                        .optional(Location::Query, "options", &mut errors);
-                    let values_2: Option<Vec<String>> = raw
-                        .array(Location::Query, "values", true, &mut errors);
-                    let at_2: i32 = raw
-                        .optional(Location::Query, "at", &mut errors)
-                        .unwrap_or(7);
-                    let params_2: Option<String> = raw
-                        .optional(Location::Cookie, "params", &mut errors);
-                    let r#type: Option<types::Kind> = raw
-                        .optional(Location::Query, "type", &mut errors);
-                    let self_: Option<String> = raw
-                        .optional(Location::Query, "self", &mut errors);
-                    let out = &mut errors;
-                    {
-                        let value = &at_2;
-                        let at = "query/at";
-                        validate::check_maximum(*value, 100, false, at, out);
-                    }
-                    let (Some(http_2), Some(base_2), Some(ctx_2)) = (
-                        http_2,
-                        base_2,
-                        ctx_2,
-                    ) else {
-                        return Err(errors.into_problem());
-                    };
-                    errors.check()?;
-                    Raw2Params {
-                        http: http_2,
-                        base: base_2,
-                        ctx: ctx_2,
-                        builder: builder_2,
-                        options: options_2,
-                        values: values_2,
-                        at: at_2,
-                        params: params_2,
-                        r#type,
-                        self_,
-                    }
+                    params::read(&raw)?
                 };
                 let body = body::read_json::<
                     types::Result2,
@@ -607,73 +492,12 @@ use operations_ops::*;
 mod operations_ops {
     use super::*;
 
-    /// `GET /ops/handle-error`: see [`AdversarialApi::handle_error_2`]. Authorizes, reads and
-    /// checks the request, then calls the implementation.
-    pub(super) fn handle_handle_error_2<A: AdversarialApi>(
-        api: Arc<A>,
-        request: Request,
-    ) -> impl Future<Output = Response> + Send {
-        layer::handle(
-            api,
-            request,
-            |api, parts, _body| async move {
-                let scheme = auth::authorize_scheme(
-                    parts.extensions.get(),
-                    &[&["build"], &["timeout"]],
-                )?;
-                let params = {
-                    let mut errors = Violations::new();
-                    let raw = RawParams::from_parts(&parts, PathParams::none());
-                    let api_2: Option<String> = raw
-                        .optional(Location::Query, "api", &mut errors);
-                    let parts_2: Option<String> = raw
-                        .optional(Location::Query, "parts", &mut errors);
-                    let request_2: Option<String> = raw
-                        .optional(Location::Query, "request", &mut errors);
-                    let response_2: Option<String> = raw
-                        .optional(Location::Query, "response", &mut errors);
-                    let rt_2: Option<String> = raw
-                        .optional(Location::Header, "rt", &mut errors);
-                    let scheme_2: Option<String> = raw
-                        .optional(Location::Query, "scheme", &mut errors);
-                    let serve_2: Option<String> = raw
-                        .optional(Location::Query, "serve", &mut errors);
-                    let media_2: Option<String> = raw
-                        .optional(Location::Query, "media", &mut errors);
-                    let outcome_2: Option<String> = raw
-                        .optional(Location::Query, "outcome", &mut errors);
-                    let error_2: Option<String> = raw
-                        .optional(Location::Query, "error", &mut errors);
-                    let body_limit_2: Option<String> = raw
-                        .optional(Location::Query, "body_limit", &mut errors);
-                    let value_2: Option<i64> = raw
-                        .optional(Location::Query, "value", &mut errors);
-                    let out = &mut errors;
-                    if let Some(value) = &value_2 {
-                        let at = "query/value";
-                        validate::check_minimum(*value, 2, false, at, out);
-                    }
-                    errors.check()?;
-                    HandleErrorParams {
-                        api: api_2,
-                        parts: parts_2,
-                        request: request_2,
-                        response: response_2,
-                        rt: rt_2,
-                        scheme: scheme_2,
-                        serve: serve_2,
-                        media: media_2,
-                        outcome: outcome_2,
-                        error: error_2,
-                        body_limit: body_limit_2,
-                        value: value_2,
-                    }
-                };
-                let ctx = RequestContext::new("handleError", scheme, parts);
-                let outcome = A::handle_error_2(&api, &ctx, params).await;
-                response::answer(outcome, |error| api.handle_error(&ctx, error))
-            },
-        )
+    layer::handler! {
+        /// `GET /ops/handle-error`: see [`AdversarialApi::handle_error_2`]. Authorizes and reads
+        /// the request, then calls the implementation.
+        pub(super) fn handle_handle_error_2<A: AdversarialApi>() {
+            call(A::handle_error_2, "handleError", &[&["build"], &["timeout"]])
+        }
     }
 
     layer::handler! {

@@ -213,19 +213,27 @@ pub use operations_trees::*;
 mod operations_trees {
     use super::*;
 
-    /// Parameters of `get_trees_id` (`GET /trees/{id}`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct GetTreesIdParams {
-        /// (path parameter `id`)
-        pub id: u32,
-        /// (query parameter `depth`, default `3`)
-        pub depth: i64,
-        /// (header parameter `X-Trace`)
-        pub x_trace: String,
-        /// (cookie parameter `theme`)
-        pub theme: Option<types::GetTreesIdTheme>,
-        /// (query parameter `ids`)
-        pub ids: Option<Vec<i64>>,
+    params::declare! {
+        /// Parameters of `get_trees_id` (`GET /trees/{id}`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct GetTreesIdParams {
+            /// (path parameter `id`)
+            #[param(required, path("id"))]
+            pub id: u32,
+            /// (query parameter `depth`, default `3`)
+            #[param(default(3), query("depth"))]
+            #[checks(minimum(0), maximum(10))]
+            pub depth: i64,
+            /// (header parameter `X-Trace`)
+            #[param(required, header("X-Trace"))]
+            pub x_trace: String,
+            /// (cookie parameter `theme`)
+            #[param(optional, cookie("theme"))]
+            pub theme: Option<types::GetTreesIdTheme>,
+            /// (query parameter `ids`)
+            #[param(optional, query("ids"), array(false))]
+            pub ids: Option<Vec<i64>>,
+        }
     }
 
     response::answers! {

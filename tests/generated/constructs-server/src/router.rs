@@ -261,59 +261,12 @@ use operations_trees::*;
 mod operations_trees {
     use super::*;
 
-    /// `GET /trees/{id}`: see [`ConstructsApi::get_trees_id`]. Authorizes, reads and checks the
-    /// request, then calls the implementation.
-    pub(super) fn handle_get_trees_id<A: ConstructsApi>(
-        api: Arc<A>,
-        request: Request,
-    ) -> impl Future<Output = Response> + Send {
-        layer::handle(
-            api,
-            request,
-            |api, mut parts, _body| async move {
-                let scheme = auth::authorize_scheme(
-                    parts.extensions.get(),
-                    &[&["basic"], &["queryKey", "cookieKey"]],
-                )?;
-                let params = {
-                    let mut errors = Violations::new();
-                    let path = params::path_params(&mut parts).await?;
-                    let raw = RawParams::from_parts(&parts, path);
-                    let id: Option<u32> = raw
-                        .required(Location::Path, "id", &mut errors);
-                    let depth: i64 = raw
-                        .optional(Location::Query, "depth", &mut errors)
-                        .unwrap_or(3);
-                    let x_trace: Option<String> = raw
-                        .required(Location::Header, "X-Trace", &mut errors);
-                    let theme: Option<types::GetTreesIdTheme> = raw
-                        .optional(Location::Cookie, "theme", &mut errors);
-                    let ids: Option<Vec<i64>> = raw
-                        .array(Location::Query, "ids", false, &mut errors);
-                    let out = &mut errors;
-                    {
-                        let value = &depth;
-                        let at = "query/depth";
-                        validate::check_minimum(*value, 0, false, at, out);
-                        validate::check_maximum(*value, 10, false, at, out);
-                    }
-                    let (Some(id), Some(x_trace)) = (id, x_trace) else {
-                        return Err(errors.into_problem());
-                    };
-                    errors.check()?;
-                    GetTreesIdParams {
-                        id,
-                        depth,
-                        x_trace,
-                        theme,
-                        ids,
-                    }
-                };
-                let ctx = RequestContext::new("get_trees_id", scheme, parts);
-                let outcome = A::get_trees_id(&api, &ctx, params).await;
-                response::answer(outcome, |error| api.handle_error(&ctx, error))
-            },
-        )
+    layer::handler! {
+        /// `GET /trees/{id}`: see [`ConstructsApi::get_trees_id`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_get_trees_id<A: ConstructsApi>() {
+            call(A::get_trees_id, "get_trees_id", &[&["basic"], &["queryKey", "cookieKey"]])
+        }
     }
 }
 

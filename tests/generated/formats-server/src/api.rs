@@ -148,24 +148,34 @@ pub use operations_events::*;
 mod operations_events {
     use super::*;
 
-    /// Parameters of `getEvent` (`GET /events/{id}`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct GetEventParams {
-        /// (path parameter `id`)
-        pub id: uuid::Uuid,
-        /// (query parameter `since`)
-        pub since: Option<jiff::Timestamp>,
-        /// A default of a typed format is documented, not applied (an `Option`).
-        /// (query parameter `day`, default `"2000-01-01"`)
-        pub day: Option<jiff::civil::Date>,
-        /// (query parameter `related`)
-        pub related: Option<Vec<uuid::Uuid>>,
-        /// (header parameter `X-Client-Ip`)
-        pub x_client_ip: Option<std::net::Ipv4Addr>,
-        /// (header parameter `X-Peer`)
-        pub x_peer: Option<std::net::Ipv6Addr>,
-        /// (query parameter `owner`)
-        pub owner: Option<String>,
+    params::declare! {
+        /// Parameters of `getEvent` (`GET /events/{id}`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct GetEventParams {
+            /// (path parameter `id`)
+            #[param(required, path("id"))]
+            pub id: uuid::Uuid,
+            /// (query parameter `since`)
+            #[param(optional, query("since"))]
+            pub since: Option<jiff::Timestamp>,
+            /// A default of a typed format is documented, not applied (an `Option`).
+            /// (query parameter `day`, default `"2000-01-01"`)
+            #[param(optional, query("day"))]
+            pub day: Option<jiff::civil::Date>,
+            /// (query parameter `related`)
+            #[param(optional, query("related"), array(false))]
+            pub related: Option<Vec<uuid::Uuid>>,
+            /// (header parameter `X-Client-Ip`)
+            #[param(optional, header("X-Client-Ip"))]
+            pub x_client_ip: Option<std::net::Ipv4Addr>,
+            /// (header parameter `X-Peer`)
+            #[param(optional, header("X-Peer"))]
+            pub x_peer: Option<std::net::Ipv6Addr>,
+            /// (query parameter `owner`)
+            #[param(optional, query("owner"))]
+            #[checks(format("email"))]
+            pub owner: Option<String>,
+        }
     }
 
     /// Headers of the `200` answer of `getEvent`.

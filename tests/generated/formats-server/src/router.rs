@@ -223,59 +223,12 @@ use operations_events::*;
 mod operations_events {
     use super::*;
 
-    /// `GET /events/{id}`: see [`FormatsApi::get_event`]. Authorizes, reads and checks the request,
-    /// then calls the implementation.
-    pub(super) fn handle_get_event<A: FormatsApi>(
-        api: Arc<A>,
-        request: Request,
-    ) -> impl Future<Output = Response> + Send {
-        layer::handle(
-            api,
-            request,
-            |api, mut parts, _body| async move {
-                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-                let params = {
-                    let mut errors = Violations::new();
-                    let path = params::path_params(&mut parts).await?;
-                    let raw = RawParams::from_parts(&parts, path);
-                    let id: Option<uuid::Uuid> = raw
-                        .required(Location::Path, "id", &mut errors);
-                    let since: Option<jiff::Timestamp> = raw
-                        .optional(Location::Query, "since", &mut errors);
-                    let day: Option<jiff::civil::Date> = raw
-                        .optional(Location::Query, "day", &mut errors);
-                    let related: Option<Vec<uuid::Uuid>> = raw
-                        .array(Location::Query, "related", false, &mut errors);
-                    let x_client_ip: Option<std::net::Ipv4Addr> = raw
-                        .optional(Location::Header, "X-Client-Ip", &mut errors);
-                    let x_peer: Option<std::net::Ipv6Addr> = raw
-                        .optional(Location::Header, "X-Peer", &mut errors);
-                    let owner: Option<String> = raw
-                        .optional(Location::Query, "owner", &mut errors);
-                    let out = &mut errors;
-                    if let Some(value) = &owner {
-                        let at = "query/owner";
-                        validate::check_format(value, "email", at, out);
-                    }
-                    let Some(id) = id else {
-                        return Err(errors.into_problem());
-                    };
-                    errors.check()?;
-                    GetEventParams {
-                        id,
-                        since,
-                        day,
-                        related,
-                        x_client_ip,
-                        x_peer,
-                        owner,
-                    }
-                };
-                let ctx = RequestContext::new("getEvent", scheme, parts);
-                let outcome = A::get_event(&api, &ctx, params).await;
-                response::answer(outcome, |error| api.handle_error(&ctx, error))
-            },
-        )
+    layer::handler! {
+        /// `GET /events/{id}`: see [`FormatsApi::get_event`]. Authorizes and reads the request,
+        /// then calls the implementation.
+        pub(super) fn handle_get_event<A: FormatsApi>() {
+            call(A::get_event, "getEvent", &[])
+        }
     }
 
     impl GetEventOkHeaders {
@@ -306,9 +259,7 @@ mod operations_events {
                     let raw = RawParams::from_parts(&parts, path);
                     params::read(&raw)?
                 };
-                let body = body::read_json::<
-                    types::Event,
-                >(&parts, body, body_limit, true)
+                let body = body::read_json::<types::Event>(&parts, body, body_limit, true)
                     .await?;
                 let Some(body) = body else {
                     return Err(Problem::bad_request("the request body is required"));

@@ -83,17 +83,24 @@ pub use operations_books::*;
 mod operations_books {
     use super::*;
 
-    /// Parameters of `searchBooks` (`GET /books`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct SearchBooksParams {
-        /// (query parameter `format`)
-        pub format: Option<Vec<types::Format>>,
-        /// (query parameter `available`)
-        pub available: Option<bool>,
-        /// (query parameter `minRating`)
-        pub min_rating: Option<f64>,
-        /// (header parameter `X-Request-Id`)
-        pub x_request_id: Option<String>,
+    params::declare! {
+        /// Parameters of `searchBooks` (`GET /books`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct SearchBooksParams {
+            /// (query parameter `format`)
+            #[param(optional, query("format"), array(true))]
+            pub format: Option<Vec<types::Format>>,
+            /// (query parameter `available`)
+            #[param(optional, query("available"))]
+            pub available: Option<bool>,
+            /// (query parameter `minRating`)
+            #[param(optional, query("minRating"))]
+            #[checks(minimum(0.0), maximum(5.0))]
+            pub min_rating: Option<f64>,
+            /// (header parameter `X-Request-Id`)
+            #[param(optional, header("X-Request-Id"))]
+            pub x_request_id: Option<String>,
+        }
     }
 
     /// Headers of the `200` answer of `searchBooks`.
@@ -180,11 +187,15 @@ pub use operations_members::*;
 mod operations_members {
     use super::*;
 
-    /// Parameters of `lendBook` (`POST /members/{memberId}/loans`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct LendBookParams {
-        /// (path parameter `memberId`)
-        pub member_id: i64,
+    params::declare! {
+        /// Parameters of `lendBook` (`POST /members/{memberId}/loans`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct LendBookParams {
+            /// (path parameter `memberId`)
+            #[param(required, path("memberId"))]
+            #[checks(minimum(1))]
+            pub member_id: i64,
+        }
     }
 
     response::answers! {

@@ -26,13 +26,10 @@ use crate::runtime::cors::DocumentCors;
 use crate::runtime::layer;
 use crate::runtime::layer::ServerConfig;
 use crate::runtime::params;
-use crate::runtime::params::Location;
 use crate::runtime::params::RawParams;
-use crate::runtime::params::PathParams;
 use crate::runtime::problem::Problem;
 use crate::runtime::response;
 use crate::runtime::schema::Held;
-use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
 use crate::runtime::ratelimit::Quota;
@@ -162,50 +159,12 @@ use operations_books::*;
 mod operations_books {
     use super::*;
 
-    /// `GET /books`: see [`LendingLibraryApi::search_books`]. Authorizes, reads and checks the
-    /// request, then calls the implementation.
-    pub(super) fn handle_search_books<A: LendingLibraryApi>(
-        api: Arc<A>,
-        request: Request,
-    ) -> impl Future<Output = Response> + Send {
-        layer::handle(
-            api,
-            request,
-            |api, parts, _body| async move {
-                let scheme = auth::authorize_scheme(
-                    parts.extensions.get(),
-                    &[&["libraryKey"]],
-                )?;
-                let params = {
-                    let mut errors = Violations::new();
-                    let raw = RawParams::from_parts(&parts, PathParams::none());
-                    let format: Option<Vec<types::Format>> = raw
-                        .array(Location::Query, "format", true, &mut errors);
-                    let available: Option<bool> = raw
-                        .optional(Location::Query, "available", &mut errors);
-                    let min_rating: Option<f64> = raw
-                        .optional(Location::Query, "minRating", &mut errors);
-                    let x_request_id: Option<String> = raw
-                        .optional(Location::Header, "X-Request-Id", &mut errors);
-                    let out = &mut errors;
-                    if let Some(value) = &min_rating {
-                        let at = "query/minRating";
-                        validate::check_minimum(*value, 0.0, false, at, out);
-                        validate::check_maximum(*value, 5.0, false, at, out);
-                    }
-                    errors.check()?;
-                    SearchBooksParams {
-                        format,
-                        available,
-                        min_rating,
-                        x_request_id,
-                    }
-                };
-                let ctx = RequestContext::new("searchBooks", scheme, parts);
-                let outcome = A::search_books(&api, &ctx, params).await;
-                response::answer(outcome, |error| api.handle_error(&ctx, error))
-            },
-        )
+    layer::handler! {
+        /// `GET /books`: see [`LendingLibraryApi::search_books`]. Authorizes and reads the request,
+        /// then calls the implementation.
+        pub(super) fn handle_search_books<A: LendingLibraryApi>() {
+            call(A::search_books, "searchBooks", &[&["libraryKey"]])
+        }
     }
 
     impl SearchBooksOkHeaders {
@@ -264,21 +223,9 @@ mod operations_members {
                     &[&["libraryKey"]],
                 )?;
                 let params = {
-                    let mut errors = Violations::new();
                     let path = params::path_params(&mut parts).await?;
                     let raw = RawParams::from_parts(&parts, path);
-                    let member_id: Option<i64> = raw
-                        .required(Location::Path, "memberId", &mut errors);
-                    let out = &mut errors;
-                    if let Some(value) = &member_id {
-                        let at = "path/memberId";
-                        validate::check_minimum(*value, 1, false, at, out);
-                    }
-                    let Some(member_id) = member_id else {
-                        return Err(errors.into_problem());
-                    };
-                    errors.check()?;
-                    LendBookParams { member_id }
+                    params::read(&raw)?
                 };
                 let body = {
                     static SCHEMA: Held = Held::new(

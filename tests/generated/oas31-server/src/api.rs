@@ -384,12 +384,16 @@ pub use operations_gate_log::*;
 mod operations_gate_log {
     use super::*;
 
-    /// Parameters of `gateLog` (`GET /gate-log`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct GateLogParams {
-        /// The gate whose log to read.
-        /// (query parameter `gate`)
-        pub gate: String,
+    params::declare! {
+        /// Parameters of `gateLog` (`GET /gate-log`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct GateLogParams {
+            /// The gate whose log to read.
+            /// (query parameter `gate`)
+            #[param(required, query("gate"))]
+            #[checks(max_length(8))]
+            pub gate: String,
+        }
     }
 
     response::answers! {

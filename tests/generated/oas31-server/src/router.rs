@@ -402,38 +402,12 @@ use operations_gate_log::*;
 mod operations_gate_log {
     use super::*;
 
-    /// `GET /gate-log`: see [`Oas31Api::gate_log`]. Authorizes, reads and checks the request, then
-    /// calls the implementation.
-    pub(super) fn handle_gate_log<A: Oas31Api>(
-        api: Arc<A>,
-        request: Request,
-    ) -> impl Future<Output = Response> + Send {
-        layer::handle(
-            api,
-            request,
-            |api, parts, _body| async move {
-                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-                let params = {
-                    let mut errors = Violations::new();
-                    let raw = RawParams::from_parts(&parts, PathParams::none());
-                    let gate: Option<String> = raw
-                        .required(Location::Query, "gate", &mut errors);
-                    let out = &mut errors;
-                    if let Some(value) = &gate {
-                        let at = "query/gate";
-                        validate::check_max_length(value, 8, at, out);
-                    }
-                    let Some(gate) = gate else {
-                        return Err(errors.into_problem());
-                    };
-                    errors.check()?;
-                    GateLogParams { gate }
-                };
-                let ctx = RequestContext::new("gateLog", scheme, parts);
-                let outcome = A::gate_log(&api, &ctx, params).await;
-                response::answer(outcome, |error| api.handle_error(&ctx, error))
-            },
-        )
+    layer::handler! {
+        /// `GET /gate-log`: see [`Oas31Api::gate_log`]. Authorizes and reads the request, then
+        /// calls the implementation.
+        pub(super) fn handle_gate_log<A: Oas31Api>() {
+            call(A::gate_log, "gateLog", &[])
+        }
     }
 }
 

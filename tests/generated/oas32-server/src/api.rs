@@ -187,11 +187,15 @@ pub use operations_ticks::*;
 mod operations_ticks {
     use super::*;
 
-    /// Parameters of `watchTicks` (`GET /ticks`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct WatchTicksParams {
-        /// (query parameter `count`)
-        pub count: i64,
+    params::declare! {
+        /// Parameters of `watchTicks` (`GET /ticks`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct WatchTicksParams {
+            /// (query parameter `count`)
+            #[param(required, query("count"))]
+            #[checks(minimum(1), maximum(100))]
+            pub count: i64,
+        }
     }
 
     response::answers! {
@@ -241,11 +245,15 @@ mod operations_ticks {
         }
     }
 
-    /// Parameters of `exportTicks` (`GET /ticks/lines`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct ExportTicksParams {
-        /// (query parameter `count`)
-        pub count: i64,
+    params::declare! {
+        /// Parameters of `exportTicks` (`GET /ticks/lines`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct ExportTicksParams {
+            /// (query parameter `count`)
+            #[param(required, query("count"))]
+            #[checks(minimum(1), maximum(100))]
+            pub count: i64,
+        }
     }
 
     response::answers! {
@@ -320,11 +328,15 @@ mod operations_ticks {
         }
     }
 
-    /// Parameters of `getTick` (`GET /ticks/{tickId}`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct GetTickParams {
-        /// (path parameter `tickId`)
-        pub tick_id: i64,
+    params::declare! {
+        /// Parameters of `getTick` (`GET /ticks/{tickId}`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct GetTickParams {
+            /// (path parameter `tickId`)
+            #[param(required, path("tickId"))]
+            #[checks(minimum(0))]
+            pub tick_id: i64,
+        }
     }
 
     response::answers! {
@@ -343,11 +355,15 @@ mod operations_ticks {
         }
     }
 
-    /// Parameters of `purgeTick` (`PURGE /ticks/{tickId}`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct PurgeTickParams {
-        /// (path parameter `tickId`)
-        pub tick_id: i64,
+    params::declare! {
+        /// Parameters of `purgeTick` (`PURGE /ticks/{tickId}`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct PurgeTickParams {
+            /// (path parameter `tickId`)
+            #[param(required, path("tickId"))]
+            #[checks(minimum(0))]
+            pub tick_id: i64,
+        }
     }
 
     response::answers! {

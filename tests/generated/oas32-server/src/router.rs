@@ -35,13 +35,11 @@ use crate::runtime::layer;
 use crate::runtime::layer::Runtime;
 use crate::runtime::layer::ServerConfig;
 use crate::runtime::params;
-use crate::runtime::params::Location;
 use crate::runtime::params::RawParams;
 use crate::runtime::params::PathParams;
 use crate::runtime::problem::Problem;
 use crate::runtime::response;
 use crate::runtime::sunset::Retirement;
-use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
 use crate::runtime::ratelimit::Quota;
@@ -246,42 +244,12 @@ use operations_ticks::*;
 mod operations_ticks {
     use super::*;
 
-    /// `GET /ticks`: see [`TickerApi::watch_ticks`]. Authorizes, reads and checks the request, then
-    /// calls the implementation.
-    pub(super) fn handle_watch_ticks<A: TickerApi>(
-        api: Arc<A>,
-        request: Request,
-    ) -> impl Future<Output = Response> + Send {
-        layer::handle(
-            api,
-            request,
-            |api, parts, _body| async move {
-                let scheme = auth::authorize_scheme(
-                    parts.extensions.get(),
-                    &[&["bearerAuth"]],
-                )?;
-                let params = {
-                    let mut errors = Violations::new();
-                    let raw = RawParams::from_parts(&parts, PathParams::none());
-                    let count: Option<i64> = raw
-                        .required(Location::Query, "count", &mut errors);
-                    let out = &mut errors;
-                    if let Some(value) = &count {
-                        let at = "query/count";
-                        validate::check_minimum(*value, 1, false, at, out);
-                        validate::check_maximum(*value, 100, false, at, out);
-                    }
-                    let Some(count) = count else {
-                        return Err(errors.into_problem());
-                    };
-                    errors.check()?;
-                    WatchTicksParams { count }
-                };
-                let ctx = RequestContext::new("watchTicks", scheme, parts);
-                let outcome = A::watch_ticks(&api, &ctx, params).await;
-                response::answer(outcome, |error| api.handle_error(&ctx, error))
-            },
-        )
+    layer::handler! {
+        /// `GET /ticks`: see [`TickerApi::watch_ticks`]. Authorizes and reads the request, then
+        /// calls the implementation.
+        pub(super) fn handle_watch_ticks<A: TickerApi>() {
+            call(A::watch_ticks, "watchTicks", &[&["bearerAuth"]])
+        }
     }
 
     /// `QUERY /ticks`: see [`TickerApi::search_ticks`]. Authorizes, reads and checks the request,
@@ -349,27 +317,8 @@ mod operations_ticks {
         _body: Body,
     ) -> impl Future<Output = Result<Response, Problem>> + Send {
         async move {
-            let scheme = auth::authorize_scheme(
-                parts.extensions.get(),
-                &[&["bearerAuth"]],
-            )?;
-            let params = {
-                let mut errors = Violations::new();
-                let raw = RawParams::from_parts(&parts, PathParams::none());
-                let count: Option<i64> = raw
-                    .required(Location::Query, "count", &mut errors);
-                let out = &mut errors;
-                if let Some(value) = &count {
-                    let at = "query/count";
-                    validate::check_minimum(*value, 1, false, at, out);
-                    validate::check_maximum(*value, 100, false, at, out);
-                }
-                let Some(count) = count else {
-                    return Err(errors.into_problem());
-                };
-                errors.check()?;
-                ExportTicksParams { count }
-            };
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
+            let params = params::read(&RawParams::from_parts(&parts, PathParams::none()))?;
             let ctx = RequestContext::new("exportTicks", scheme, parts);
             #[allow(deprecated)]
             let outcome = A::export_ticks(&api, &ctx, params).await;
@@ -437,80 +386,20 @@ mod operations_ticks {
         )
     }
 
-    /// `GET /ticks/{tickId}`: see [`TickerApi::get_tick`]. Authorizes, reads and checks the
-    /// request, then calls the implementation.
-    pub(super) fn handle_get_tick<A: TickerApi>(
-        api: Arc<A>,
-        request: Request,
-    ) -> impl Future<Output = Response> + Send {
-        layer::handle(
-            api,
-            request,
-            |api, mut parts, _body| async move {
-                let scheme = auth::authorize_scheme(
-                    parts.extensions.get(),
-                    &[&["bearerAuth"]],
-                )?;
-                let params = {
-                    let mut errors = Violations::new();
-                    let path = params::path_params(&mut parts).await?;
-                    let raw = RawParams::from_parts(&parts, path);
-                    let tick_id: Option<i64> = raw
-                        .required(Location::Path, "tickId", &mut errors);
-                    let out = &mut errors;
-                    if let Some(value) = &tick_id {
-                        let at = "path/tickId";
-                        validate::check_minimum(*value, 0, false, at, out);
-                    }
-                    let Some(tick_id) = tick_id else {
-                        return Err(errors.into_problem());
-                    };
-                    errors.check()?;
-                    GetTickParams { tick_id }
-                };
-                let ctx = RequestContext::new("getTick", scheme, parts);
-                let outcome = A::get_tick(&api, &ctx, params).await;
-                response::answer(outcome, |error| api.handle_error(&ctx, error))
-            },
-        )
+    layer::handler! {
+        /// `GET /ticks/{tickId}`: see [`TickerApi::get_tick`]. Authorizes and reads the request,
+        /// then calls the implementation.
+        pub(super) fn handle_get_tick<A: TickerApi>() {
+            call(A::get_tick, "getTick", &[&["bearerAuth"]])
+        }
     }
 
-    /// `PURGE /ticks/{tickId}`: see [`TickerApi::purge_tick`]. Authorizes, reads and checks the
-    /// request, then calls the implementation.
-    pub(super) fn handle_purge_tick<A: TickerApi>(
-        api: Arc<A>,
-        request: Request,
-    ) -> impl Future<Output = Response> + Send {
-        layer::handle(
-            api,
-            request,
-            |api, mut parts, _body| async move {
-                let scheme = auth::authorize_scheme(
-                    parts.extensions.get(),
-                    &[&["bearerAuth"]],
-                )?;
-                let params = {
-                    let mut errors = Violations::new();
-                    let path = params::path_params(&mut parts).await?;
-                    let raw = RawParams::from_parts(&parts, path);
-                    let tick_id: Option<i64> = raw
-                        .required(Location::Path, "tickId", &mut errors);
-                    let out = &mut errors;
-                    if let Some(value) = &tick_id {
-                        let at = "path/tickId";
-                        validate::check_minimum(*value, 0, false, at, out);
-                    }
-                    let Some(tick_id) = tick_id else {
-                        return Err(errors.into_problem());
-                    };
-                    errors.check()?;
-                    PurgeTickParams { tick_id }
-                };
-                let ctx = RequestContext::new("purgeTick", scheme, parts);
-                let outcome = A::purge_tick(&api, &ctx, params).await;
-                response::answer(outcome, |error| api.handle_error(&ctx, error))
-            },
-        )
+    layer::handler! {
+        /// `PURGE /ticks/{tickId}`: see [`TickerApi::purge_tick`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_purge_tick<A: TickerApi>() {
+            call(A::purge_tick, "purgeTick", &[&["bearerAuth"]])
+        }
     }
 }
 

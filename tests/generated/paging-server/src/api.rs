@@ -97,18 +97,24 @@ pub use operations_dropshot::*;
 mod operations_dropshot {
     use super::*;
 
-    /// Parameters of `dropshotItems` (`GET /dropshot/items`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct DropshotItemsParams {
-        /// Items per page.
-        /// (query parameter `limit`)
-        pub limit: Option<u32>,
-        /// The token of the page to fetch; it carries the scan's other parameters.
-        /// (query parameter `page_token`)
-        pub page_token: Option<String>,
-        /// Only items of this kind (first page only; the token remembers it).
-        /// (query parameter `kind`)
-        pub kind: Option<String>,
+    params::declare! {
+        /// Parameters of `dropshotItems` (`GET /dropshot/items`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct DropshotItemsParams {
+            /// Items per page.
+            /// (query parameter `limit`)
+            #[param(optional, query("limit"))]
+            #[checks(minimum(1))]
+            pub limit: Option<u32>,
+            /// The token of the page to fetch; it carries the scan's other parameters.
+            /// (query parameter `page_token`)
+            #[param(optional, query("page_token"))]
+            pub page_token: Option<String>,
+            /// Only items of this kind (first page only; the token remembers it).
+            /// (query parameter `kind`)
+            #[param(optional, query("kind"))]
+            pub kind: Option<String>,
+        }
     }
 
     response::answers! {

@@ -22,21 +22,13 @@
 //! future then holds the request head once, not once more for the argument.
 
 use crate::api::*;
-use crate::runtime::auth;
 use crate::runtime::auth::SecurityScheme;
-use crate::runtime::context::RequestContext;
 use crate::runtime::testing::TestServer;
 use crate::runtime::cors::DocumentCors;
 use crate::runtime::layer;
 use crate::runtime::layer::ServerConfig;
-use crate::runtime::params::Location;
-use crate::runtime::params::RawParams;
-use crate::runtime::params::PathParams;
 use crate::runtime::problem::Problem;
 use crate::runtime::response;
-use crate::runtime::validate;
-use crate::runtime::validate::Violations;
-use axum::extract::Request;
 use axum::response::Response;
 use axum::routing;
 use std::sync::Arc;
@@ -123,43 +115,12 @@ use operations_dropshot::*;
 mod operations_dropshot {
     use super::*;
 
-    /// `GET /dropshot/items`: see [`PagingApi::dropshot_items`]. Authorizes, reads and checks the
-    /// request, then calls the implementation.
-    pub(super) fn handle_dropshot_items<A: PagingApi>(
-        api: Arc<A>,
-        request: Request,
-    ) -> impl Future<Output = Response> + Send {
-        layer::handle(
-            api,
-            request,
-            |api, parts, _body| async move {
-                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-                let params = {
-                    let mut errors = Violations::new();
-                    let raw = RawParams::from_parts(&parts, PathParams::none());
-                    let limit: Option<u32> = raw
-                        .optional(Location::Query, "limit", &mut errors);
-                    let page_token: Option<String> = raw
-                        .optional(Location::Query, "page_token", &mut errors);
-                    let kind: Option<String> = raw
-                        .optional(Location::Query, "kind", &mut errors);
-                    let out = &mut errors;
-                    if let Some(value) = &limit {
-                        let at = "query/limit";
-                        validate::check_minimum(*value, 1, false, at, out);
-                    }
-                    errors.check()?;
-                    DropshotItemsParams {
-                        limit,
-                        page_token,
-                        kind,
-                    }
-                };
-                let ctx = RequestContext::new("dropshotItems", scheme, parts);
-                let outcome = A::dropshot_items(&api, &ctx, params).await;
-                response::answer(outcome, |error| api.handle_error(&ctx, error))
-            },
-        )
+    layer::handler! {
+        /// `GET /dropshot/items`: see [`PagingApi::dropshot_items`]. Authorizes and reads the
+        /// request, then calls the implementation.
+        pub(super) fn handle_dropshot_items<A: PagingApi>() {
+            call(A::dropshot_items, "dropshotItems", &[])
+        }
     }
 }
 

@@ -307,11 +307,15 @@ pub use operations_accounts::*;
 mod operations_accounts {
     use super::*;
 
-    /// Parameters of `getAccount` (`GET /Accounts/{Sid}.json`), parsed and checked.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct GetAccountParams {
-        /// (path parameter `Sid`)
-        pub sid: String,
+    params::declare! {
+        /// Parameters of `getAccount` (`GET /Accounts/{Sid}.json`), parsed and checked.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct GetAccountParams {
+            /// (path parameter `Sid`)
+            #[param(required, path("Sid"))]
+            #[checks(pattern("^AC"))]
+            pub sid: String,
+        }
     }
 
     response::answers! {

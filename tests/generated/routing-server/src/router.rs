@@ -36,15 +36,12 @@ use crate::runtime::cors::DocumentCors;
 use crate::runtime::layer;
 use crate::runtime::layer::ServerConfig;
 use crate::runtime::params;
-use crate::runtime::params::Location;
 use crate::runtime::params::RawParams;
 use crate::runtime::problem::Problem;
 use crate::runtime::response;
 use crate::runtime::route;
 use crate::runtime::route::PathPattern;
 use crate::runtime::route::Piece;
-use crate::runtime::validate;
-use crate::runtime::validate::Violations;
 use axum::extract::Request;
 use axum::response::Response;
 use axum::routing;
@@ -639,21 +636,9 @@ mod operations_accounts {
                     &[&["bearerAuth"]],
                 )?;
                 let params = {
-                    let mut errors = Violations::new();
                     let path = route::path_params(&mut parts, &PATH_GET_ACCOUNT).await?;
                     let raw = RawParams::from_parts(&parts, path);
-                    let sid: Option<String> = raw
-                        .required(Location::Path, "Sid", &mut errors);
-                    let out = &mut errors;
-                    if let Some(value) = &sid {
-                        let at = "path/Sid";
-                        validate::check_pattern(value, "^AC", at, out);
-                    }
-                    let Some(sid) = sid else {
-                        return Err(errors.into_problem());
-                    };
-                    errors.check()?;
-                    GetAccountParams { sid }
+                    params::read(&raw)?
                 };
                 let ctx = RequestContext::new("getAccount", scheme, parts);
                 let outcome = A::get_account(&api, &ctx, params).await;
