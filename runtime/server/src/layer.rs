@@ -35,6 +35,7 @@ use super::ratelimit::{InMemoryRateLimiter, RateLimitPolicy, RateLimiter};
 pub use super::runtime_handle::Runtime;
 use super::runtime_handle::Shared;
 use super::sunset::{Clock, SunsetPolicy};
+use super::validate::{Validate, Violations};
 
 /// Default request-body limit: 1 MiB.
 pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
@@ -590,8 +591,69 @@ where
     F: Future<Output = Result<Response, Problem>> + Send,
 {
     handle_body(state, request, move |state, limit, parts, body| {
-        serve_call_json(operation, security, state, limit, parts, body, call)
+        serve_call_json(
+            operation, security, state, limit, parts, body, unchecked, call,
+        )
     })
+}
+
+/// [`call_json`] for a body whose type has checks of its own (`B: Validate`): the body is
+/// checked after it was read, every violation in one 400, before `call`.
+#[inline]
+pub fn call_json_checked<S, P, B, F>(
+    operation: &'static str,
+    security: auth::Security,
+    state: S,
+    request: Request,
+    call: impl FnOnce(S, RequestContext, P, B) -> F + Send,
+) -> impl Future<Output = Response> + Send
+where
+    S: Send,
+    P: params::Read + Send,
+    B: serde::de::DeserializeOwned + Validate + Send,
+    F: Future<Output = Result<Response, Problem>> + Send,
+{
+    handle_body(state, request, move |state, limit, parts, body| {
+        serve_call_json(
+            operation, security, state, limit, parts, body, checked, call,
+        )
+    })
+}
+
+/// [`call_json_checked`] for an operation whose error bodies differ from the document's.
+#[inline]
+pub fn call_json_checked_in<S, P, B, F>(
+    errors: &'static ErrorBodies,
+    operation: &'static str,
+    security: auth::Security,
+    state: S,
+    request: Request,
+    call: impl FnOnce(S, RequestContext, P, B) -> F + Send,
+) -> impl Future<Output = Response> + Send
+where
+    S: Send,
+    P: params::Read + Send,
+    B: serde::de::DeserializeOwned + Validate + Send,
+    F: Future<Output = Result<Response, Problem>> + Send,
+{
+    handle_body_in(errors, state, request, move |state, limit, parts, body| {
+        serve_call_json(
+            operation, security, state, limit, parts, body, checked, call,
+        )
+    })
+}
+
+/// A body with nothing to check ([`call_json`]).
+fn unchecked<B>(_body: &B) -> Result<(), Problem> {
+    Ok(())
+}
+
+/// A body checked by its type ([`call_json_checked`]): every violation, located from the
+/// body's root, in one problem.
+fn checked<B: Validate>(body: &B) -> Result<(), Problem> {
+    let mut errors = Violations::new();
+    body.validate("", &mut errors);
+    errors.check()
 }
 
 /// [`call_json`] for an operation whose error bodies differ from the document's.
@@ -611,12 +673,14 @@ where
     F: Future<Output = Result<Response, Problem>> + Send,
 {
     handle_body_in(errors, state, request, move |state, limit, parts, body| {
-        serve_call_json(operation, security, state, limit, parts, body, call)
+        serve_call_json(
+            operation, security, state, limit, parts, body, unchecked, call,
+        )
     })
 }
 
-/// Declares an operation's handler served by [`call`], [`call_in`], [`call_json`] or
-/// [`call_json_in`]: the generated router's form of a handler with nothing but declared
+/// Declares an operation's handler served by [`call`], [`call_in`], [`call_json`],
+/// [`call_json_in`], [`call_json_checked`] or [`call_json_checked_in`]: the generated router's form of a handler with nothing but declared
 /// parameters (and perhaps one plain JSON body) to read. The declaration names the entry,
 /// the trait method, the operation and its security; the macro writes the function the route
 /// calls: the entry, with a closure that calls the method and answers with its outcome (an
@@ -662,6 +726,8 @@ macro_rules! __apigen_handler {
     (@call call_in $method:ident) => { $crate::__apigen_handler!(@params $method) };
     (@call call_json $method:ident) => { $crate::__apigen_handler!(@body $method) };
     (@call call_json_in $method:ident) => { $crate::__apigen_handler!(@body $method) };
+    (@call call_json_checked $method:ident) => { $crate::__apigen_handler!(@body $method) };
+    (@call call_json_checked_in $method:ident) => { $crate::__apigen_handler!(@body $method) };
     (@params $method:ident) => {
         |api, ctx, params| async move {
             let outcome = A::$method(&api, &ctx, params).await;
@@ -697,7 +763,10 @@ where
 }
 
 /// What [`call_json`] does once the request is split: as [`serve_call`], the body read
-/// after the parameters.
+/// after the parameters and held to `check` ([`call_json_checked`]).
+// Private, and each argument is one thing an entry hands through; a struct of them would be
+// built and taken apart again in every entry.
+#[allow(clippy::too_many_arguments)]
 async fn serve_call_json<S, P, B, F>(
     operation: &'static str,
     security: auth::Security,
@@ -705,6 +774,7 @@ async fn serve_call_json<S, P, B, F>(
     limit: usize,
     mut parts: Parts,
     body: axum::body::Body,
+    check: fn(&B) -> Result<(), Problem>,
     call: impl FnOnce(S, RequestContext, P, B) -> F + Send,
 ) -> Result<Response, Problem>
 where
@@ -717,6 +787,7 @@ where
     let Some(body) = body::read_json::<B>(&parts, body, limit, true).await? else {
         return Err(Problem::bad_request("the request body is required"));
     };
+    check(&body)?;
     let ctx = RequestContext::new(operation, scheme, parts);
     call(state, ctx, params, body).await
 }

@@ -2,7 +2,8 @@
 //! judged on an injected clock (410, or served when not enforced), `Idempotency-Key` replay
 //! through the configured store (or none when switched off), a path's own method dispatch
 //! answering the layer's refusal, what `ServerConfig`'s and `Runtime`'s `Debug` show, and an
-//! operation served by `layer::call` and `layer::call_json`.
+//! operation served by `layer::call`, `layer::call_json` and `layer::call_json_checked`, its
+//! parameters' declared checks and its body's checks run before it is called.
 
 mod common;
 
@@ -300,15 +301,28 @@ runtime::params::declare! {
     #[derive(Debug, Clone, PartialEq)]
     pub struct ThingParams {
         #[param(required, path("id"))]
+        #[checks(minimum(1))]
         pub id: i64,
         #[param(optional, query("note"))]
+        #[checks(max_length(5), pattern("^[a-z]+$"))]
         pub note: Option<String>,
+        #[param(default(10), query("size"))]
+        #[checks(exclusive_minimum(0), maximum(100), multiple_of(5.0), one_of(10, 50, 100))]
+        pub size: i32,
     }
 }
 
 #[derive(Debug, serde::Deserialize)]
 struct NewThing {
     name: String,
+}
+
+/// What a generated struct's checks are: `name` is at least two characters.
+impl runtime::validate::Validate for NewThing {
+    fn validate(&self, pointer: &str, out: &mut runtime::validate::Violations) {
+        let at = runtime::validate::join(pointer, "name");
+        runtime::validate::check_min_length(&self.name, 2, &at, out);
+    }
 }
 
 /// What a generated handler with declared parameters is (`layer::call`), and one with a
@@ -346,7 +360,26 @@ fn thing_router(config: ServerConfig) -> axum::Router {
         )
         .await
     }
-    let routes = axum::Router::new().route("/things/{id}", get(get_thing).put(put_thing));
+    async fn post_thing(req: Request) -> Response {
+        layer::call_json_checked(
+            "postThing",
+            SECURED,
+            (),
+            req,
+            |(), ctx, params: ThingParams, body: NewThing| async move {
+                Ok(response::text(
+                    StatusCode::OK,
+                    "text/plain; charset=utf-8",
+                    format!("{} {} {}", ctx.operation_id, params.size, body.name),
+                ))
+            },
+        )
+        .await
+    }
+    let routes = axum::Router::new().route(
+        "/things/{id}",
+        get(get_thing).put(put_thing).post(post_thing),
+    );
     layer::finish_prefixed(routes, common::SECURITY_SCHEMES, "", &common::CORS, config)
 }
 
@@ -385,6 +418,50 @@ async fn a_declared_operation_is_authorized_read_and_called_by_the_runtime() {
     assert_eq!(r.status, 415, "{}", r.body);
     let r = send(put().header("content-type", "application/json").body("{}")).await;
     assert_eq!(r.status, 400, "{}", r.body);
+}
+
+#[tokio::test]
+async fn declared_checks_refuse_every_bad_parameter_and_body_in_one_400() {
+    let srv = serve(thing_router(ServerConfig::new().authenticator(keys()))).await;
+    let url = |path: &str| format!("{}{path}", srv.base);
+    let get = |path: &str| client().get(url(path)).bearer_auth(GOOD_KEY);
+
+    // Every parameter's checks run, and one 400 names each failure where it is.
+    let r = send(get("/things/0?note=Too-long&size=7")).await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    for located in ["path/id", "query/note", "query/size"] {
+        assert!(r.body.contains(located), "{located}: {}", r.body);
+    }
+    assert!(r.body.contains("greater than or equal to 1"), "{}", r.body);
+    assert!(r.body.contains("multiple of 5"), "{}", r.body);
+    // The default is checked as it stands, and a value that passes every check is served.
+    let r = send(get("/things/1?note=ok&size=50")).await;
+    assert_eq!(
+        (r.status, r.body.as_str()),
+        (200, "getThing Some(\"ok\") 1")
+    );
+    let r = send(get("/things/1?size=0")).await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("greater than 0"), "{}", r.body);
+    let r = send(get("/things/1?size=105")).await;
+    assert!(r.body.contains("less than or equal to 100"), "{}", r.body);
+
+    // A checked body: read, then held to its type's checks before the call.
+    let post = |body: &'static str| {
+        client()
+            .post(url("/things/3"))
+            .bearer_auth(GOOD_KEY)
+            .header("content-type", "application/json")
+            .body(body)
+    };
+    let r = send(post(r#"{"name":"Rex"}"#)).await;
+    assert_eq!((r.status, r.body.as_str()), (200, "postThing 10 Rex"));
+    let r = send(post(r#"{"name":"R"}"#)).await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("/name"), "{}", r.body);
+    // Unauthenticated: refused before anything is read or checked.
+    let r = send(client().post(url("/things/3")).body("{}")).await;
+    assert_eq!(r.status, 401, "{}", r.body);
 }
 
 /// What the generated router declares for such an operation (`layer::handler!`): the trait's

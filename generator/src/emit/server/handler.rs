@@ -88,32 +88,38 @@ pub(super) fn handler(
         .as_ref()
         .is_some_and(|p| !p.segments.is_empty());
     let validated = validated_types(api);
-    // A body the runtime reads on its own: one required JSON body, nothing to check in it
-    // (`layer::call_json`).
-    let plain_json = op.body.as_ref().is_some_and(|b| match &b.kind {
-        BodyKind::Json(t) => {
-            b.required
+    // A body the runtime reads on its own: one required JSON body with no checks but its
+    // type's (`layer::call_json`, or `call_json_checked` when the type has some).
+    let json_entry = op.body.as_ref().and_then(|b| match &b.kind {
+        BodyKind::Json(t)
+            if b.required
                 && b.alternatives.is_empty()
                 && b.held.is_none()
-                && body_checks(
-                    b,
-                    crate::emit::types::contents_validated(t, &validated),
-                    true,
-                )
-                .is_none()
+                && body_checks(b, false, true).is_none() =>
+        {
+            Some(if crate::emit::types::contents_validated(t, &validated) {
+                "call_json_checked"
+            } else {
+                "call_json"
+            })
         }
-        _ => false,
+        _ => None,
     });
     if op.served_plainly()
-        && (op.body.is_none() || plain_json)
+        && (op.body.is_none() || json_entry.is_some())
         && op.query_string.is_none()
         && upgrade.is_none()
         && !reads_pattern
         && params_declared(op, &validated)
     {
-        let (entry, errors) = entry_in(op, if plain_json { "call_json" } else { "call" });
+        let (entry, errors) = entry_in(op, json_entry.unwrap_or("call"));
+        let reads = if json_entry == Some("call_json_checked") {
+            "Authorizes, reads and checks the request"
+        } else {
+            "Authorizes and reads the request"
+        };
         let docs = doc(&[format!(
-            "`{} {}`: see [`{trait_ident}::{}`]. Authorizes and reads the request, then calls the implementation.",
+            "`{} {}`: see [`{trait_ident}::{}`]. {reads}, then calls the implementation.",
             op.method,
             op.path,
             crate::naming::bare(&op.rust)

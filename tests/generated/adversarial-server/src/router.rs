@@ -33,7 +33,6 @@ use crate::runtime::testing::TestServer;
 use crate::runtime::cors::DocumentCors;
 use crate::runtime::layer;
 use crate::runtime::layer::ServerConfig;
-use crate::runtime::params;
 use crate::runtime::params::Location;
 use crate::runtime::params::RawParams;
 use crate::runtime::params::PathParams;
@@ -448,40 +447,12 @@ use operations_raw::*;
 mod operations_raw {
     use super::*;
 
-    /// `POST /raw/{http}`: see [`AdversarialApi::raw`]. Authorizes, reads and checks the request,
-    /// then calls the implementation.
-    pub(super) fn handle_raw<A: AdversarialApi>(
-        api: Arc<A>,
-        request: Request,
-    ) -> impl Future<Output = Response> + Send {
-        layer::handle_body(
-            api,
-            request,
-            |api, body_limit, mut parts, body| async move {
-                let scheme = auth::authorize_scheme(
-                    parts.extensions.get(),
-                    &[&["build"], &["timeout"]],
-                )?;
-                let params = {
-                    let path = params::path_params(&mut parts).await?;
-                    let raw = RawParams::from_parts(&parts, path);
-                    params::read(&raw)?
-                };
-                let body = body::read_json::<
-                    types::Result2,
-                >(&parts, body, body_limit, true)
-                    .await?;
-                let Some(body) = body else {
-                    return Err(Problem::bad_request("the request body is required"));
-                };
-                let mut errors = Violations::new();
-                body.validate("", &mut errors);
-                errors.check()?;
-                let ctx = RequestContext::new("raw", scheme, parts);
-                let outcome = A::raw(&api, &ctx, params, body).await;
-                response::answer(outcome, |error| api.handle_error(&ctx, error))
-            },
-        )
+    layer::handler! {
+        /// `POST /raw/{http}`: see [`AdversarialApi::raw`]. Authorizes, reads and checks the
+        /// request, then calls the implementation.
+        pub(super) fn handle_raw<A: AdversarialApi>() {
+            call_json_checked(A::raw, "raw", &[&["build"], &["timeout"]])
+        }
     }
 }
 

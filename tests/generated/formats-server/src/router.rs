@@ -243,34 +243,11 @@ mod operations_events {
         }
     }
 
-    /// `PUT /events/{id}`: see [`FormatsApi::put_event`]. Authorizes, reads and checks the request,
-    /// then calls the implementation.
-    pub(super) fn handle_put_event<A: FormatsApi>(
-        api: Arc<A>,
-        request: Request,
-    ) -> impl Future<Output = Response> + Send {
-        layer::handle_body(
-            api,
-            request,
-            |api, body_limit, mut parts, body| async move {
-                let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-                let params = {
-                    let path = params::path_params(&mut parts).await?;
-                    let raw = RawParams::from_parts(&parts, path);
-                    params::read(&raw)?
-                };
-                let body = body::read_json::<types::Event>(&parts, body, body_limit, true)
-                    .await?;
-                let Some(body) = body else {
-                    return Err(Problem::bad_request("the request body is required"));
-                };
-                let mut errors = Violations::new();
-                body.validate("", &mut errors);
-                errors.check()?;
-                let ctx = RequestContext::new("putEvent", scheme, parts);
-                let outcome = A::put_event(&api, &ctx, params, body).await;
-                response::answer(outcome, |error| api.handle_error(&ctx, error))
-            },
-        )
+    layer::handler! {
+        /// `PUT /events/{id}`: see [`FormatsApi::put_event`]. Authorizes, reads and checks the
+        /// request, then calls the implementation.
+        pub(super) fn handle_put_event<A: FormatsApi>() {
+            call_json_checked(A::put_event, "putEvent", &[])
+        }
     }
 }

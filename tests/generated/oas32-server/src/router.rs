@@ -27,7 +27,6 @@ use crate::types;
 use crate::runtime::auth;
 use crate::runtime::auth::SchemeKind;
 use crate::runtime::auth::SecurityScheme;
-use crate::runtime::body;
 use crate::runtime::context::RequestContext;
 use crate::runtime::testing::TestServer;
 use crate::runtime::cors::DocumentCors;
@@ -252,36 +251,12 @@ mod operations_ticks {
         }
     }
 
-    /// `QUERY /ticks`: see [`TickerApi::search_ticks`]. Authorizes, reads and checks the request,
-    /// then calls the implementation.
-    pub(super) fn handle_search_ticks<A: TickerApi>(
-        api: Arc<A>,
-        request: Request,
-    ) -> impl Future<Output = Response> + Send {
-        layer::handle_body(
-            api,
-            request,
-            |api, body_limit, parts, body| async move {
-                let scheme = auth::authorize_scheme(
-                    parts.extensions.get(),
-                    &[&["bearerAuth"]],
-                )?;
-                let params = SearchTicksParams {};
-                let body = body::read_json::<
-                    types::TickFilter,
-                >(&parts, body, body_limit, true)
-                    .await?;
-                let Some(body) = body else {
-                    return Err(Problem::bad_request("the request body is required"));
-                };
-                let mut errors = Violations::new();
-                body.validate("", &mut errors);
-                errors.check()?;
-                let ctx = RequestContext::new("searchTicks", scheme, parts);
-                let outcome = A::search_ticks(&api, &ctx, params, body).await;
-                response::answer(outcome, |error| api.handle_error(&ctx, error))
-            },
-        )
+    layer::handler! {
+        /// `QUERY /ticks`: see [`TickerApi::search_ticks`]. Authorizes, reads and checks the
+        /// request, then calls the implementation.
+        pub(super) fn handle_search_ticks<A: TickerApi>() {
+            call_json_checked(A::search_ticks, "searchTicks", &[&["bearerAuth"]])
+        }
     }
 
     /// `GET /ticks/lines`: see [`TickerApi::export_ticks`].
