@@ -8,8 +8,7 @@
     not(all(feature = "pets", feature = "store")),
     allow(unused_imports, dead_code)
 )]
-use crate::runtime::enums;
-use crate::runtime::object;
+use crate::runtime::codegen::{enums, object};
 
 #[cfg(feature = "pets")]
 enums::string! {

@@ -16,33 +16,15 @@
 
 use crate::api::*;
 use crate::types;
-use crate::runtime::auth;
-use crate::runtime::auth::SchemeKind;
-use crate::runtime::auth::SecurityScheme;
-use crate::runtime::body;
-use crate::runtime::context::RequestContext;
-use crate::runtime::testing::TestServer;
-use crate::runtime::cors::DocumentCors;
-use crate::runtime::idempotency;
-use crate::runtime::layer;
-use crate::runtime::layer::Runtime;
-use crate::runtime::layer::ServerConfig;
-use crate::runtime::params;
-use crate::runtime::params::Location;
-use crate::runtime::params::RawParams;
-use crate::runtime::params::PathParams;
-use crate::runtime::problem::Problem;
-use crate::runtime::response;
-use crate::runtime::sunset::Retirement;
-use crate::runtime::validate;
-use crate::runtime::validate::Violations;
-use crate::runtime::ratelimit::Quota;
-use crate::runtime::ratelimit::RateLimitPolicy;
 use axum::body::Body;
 use axum::extract::Request;
 use axum::response::Response;
-use axum::routing;
 use std::sync::Arc;
+use crate::runtime::codegen::{
+    auth, body, idempotency, layer, params, response, routes, validate, DocumentCors,
+    Location, PathParams, Problem, Quota, RateLimitPolicy, RawParams, RequestContext,
+    Retirement, Runtime, SchemeKind, SecurityScheme, ServerConfig, TestServer, Violations,
+};
 
 /// The path prefix of the document's first server; every route lives under it unless
 /// `ServerConfig::base_path` says otherwise.
@@ -75,34 +57,7 @@ const CORS: DocumentCors = DocumentCors {
 pub fn router<A: PetStoreApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
     let config = config.document(&crate::document::DOCUMENT);
     let base = config.base_path_or(BASE_PATH);
-    let routes = axum::Router::new();
-    #[cfg(feature = "pets")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/pets"),
-            routing::get_service(
-                    layer::operation(&api, handle_list_pets::<A>).named("listPets"),
-                )
-                .post_service(
-                    layer::operation(&api, handle_create_pet::<A>).named("createPet"),
-                ),
-        );
-    #[cfg(feature = "pets")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/pets/{petId}"),
-            routing::get_service(
-                layer::operation(&api, handle_get_pet::<A>).named("getPet"),
-            ),
-        );
-    #[cfg(feature = "store")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/store/orders"),
-            routing::get_service(
-                layer::operation(&api, handle_list_orders::<A>).named("listOrders"),
-            ),
-        );
+    let routes = route_table(&api, &base);
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
 
@@ -117,6 +72,16 @@ pub async fn test_server<A: PetStoreApi>(
     let base = config.base_path_or(BASE_PATH);
     let app = router(api, config.clone());
     TestServer::start(app, &config, &base).await
+}
+routes::declare! {
+    /// Every operation's route under `base`, named by its operation id (each
+    /// request's span and metrics carry it).
+    fn route_table<A: PetStoreApi>(api: &Arc<A>, base: &str) -> axum::Router {
+        #[cfg(feature = "pets")] get("/pets", handle_list_pets, "listPets");
+        #[cfg(feature = "pets")] post("/pets", handle_create_pet, "createPet");
+        #[cfg(feature = "pets")] get("/pets/{petId}", handle_get_pet, "getPet");
+        #[cfg(feature = "store")] get("/store/orders", handle_list_orders, "listOrders");
+    }
 }
 
 /// The rate-limit policy the document states in `x-rate-limit`: plans, the plan of

@@ -8,11 +8,7 @@
     not(all(feature = "pets", feature = "store")),
     allow(unused_imports, dead_code)
 )]
-use crate::runtime::enums;
-use crate::runtime::object;
-use crate::runtime::validate;
-use crate::runtime::validate::Validate;
-use crate::runtime::validate::Violations;
+use crate::runtime::codegen::{enums, object, validate, Validate, Violations};
 
 #[cfg(feature = "pets")]
 enums::string! {

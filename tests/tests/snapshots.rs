@@ -55,20 +55,35 @@ const GENERATED: &[&str] = &[
     "server/src/types.rs",
 ];
 
-/// The paths of the runtime copies: one per file of `runtime/<side>/src` (its `lib.rs`
-/// becomes `runtime/mod.rs`).
+/// The paths of the runtime copies: one per file of `runtime/<side>/src`, its folders' too
+/// (the server's modules are grouped by concern, `reading/params.rs`); its `lib.rs` becomes
+/// `runtime/mod.rs`.
 fn runtime_copies() -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut paths = Vec::new();
     for side in ["client", "server"] {
-        for entry in std::fs::read_dir(root.join("runtime").join(side).join("src")).unwrap() {
-            let name = entry.unwrap().file_name().into_string().unwrap();
-            let name = if name == "lib.rs" {
-                "mod.rs".into()
-            } else {
-                name
-            };
-            paths.push(format!("{side}/src/runtime/{name}"));
+        let src = root.join("runtime").join(side).join("src");
+        let mut folders = vec![src.clone()];
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    folders.push(path);
+                    continue;
+                }
+                let name = path
+                    .strip_prefix(&src)
+                    .unwrap()
+                    .to_str()
+                    .unwrap()
+                    .to_owned();
+                let name = if name == "lib.rs" {
+                    "mod.rs".into()
+                } else {
+                    name
+                };
+                paths.push(format!("{side}/src/runtime/{name}"));
+            }
         }
     }
     paths
@@ -249,7 +264,7 @@ fn vendored_output_carries_the_runtime() {
     }
     assert!(manifest.contains("redis = [\"dep:redis\"]"), "{manifest}");
     assert!(crates.files["server/Cargo.toml"].contains(
-        "apigen-server-runtime = { version = \"0.2.1\", path = \"../../../runtime/server\" }"
+        "apigen-server-runtime = { version = \"0.2.2\", path = \"../../../runtime/server\" }"
     ));
     assert!(
         crates.files["server/Cargo.toml"].contains("redis = [\"apigen-server-runtime/redis\"]")
@@ -265,6 +280,6 @@ fn runtime_by_version_only_by_default() {
         "petstore",
         apigen::RuntimeSource::default(),
     );
-    assert!(output.files["server/Cargo.toml"].contains("\napigen-server-runtime = \"0.2.1\"\n"));
-    assert!(output.files["client/Cargo.toml"].contains("\napigen-client-runtime = \"0.2.0\"\n"));
+    assert!(output.files["server/Cargo.toml"].contains("\napigen-server-runtime = \"0.2.2\"\n"));
+    assert!(output.files["client/Cargo.toml"].contains("\napigen-client-runtime = \"0.2.1\"\n"));
 }

@@ -53,6 +53,12 @@ const EXCERPTS: &[(&str, &str, &str, bool)] = &[
         true,
     ),
     (
+        "route-table.rs",
+        "generated-server/src/router.rs",
+        "routes::declare! {",
+        false,
+    ),
+    (
         "union.rs",
         "tests/generated/constructs-client/src/types.rs",
         "pub enum ToolCall {",

@@ -15,9 +15,9 @@
 //! out. (cargo-semver-checks does this from rustdoc's JSON, which stable Rust only gives with
 //! `RUSTC_BOOTSTRAP`; this reads what a reviewer reads.)
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use quote::ToTokens;
 use syn::{Attribute, ImplItem, Item, TraitItem, Visibility};
@@ -184,15 +184,63 @@ fn walk(
         fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let parsed = syn::parse_file(&text).map_err(|e| format!("{}: {e}", file.display()))?;
     let dir = file.parent().unwrap_or(Path::new("."));
-    let items = inline_reexports(&parsed.items, dir)?;
+    // The facade's items are re-exports of items listed where they live: its `pub use` lines
+    // stand for them.
+    let items = if prefix == "codegen::" {
+        parsed.items.clone()
+    } else {
+        inline_reexports(&parsed.items, dir)?
+    };
+    let (items, grouped) = grouped_modules(&items, dir);
     list_items(&items, prefix, cfgs, out, &mut |name, item_cfgs, out| {
-        walk(
-            &dir.join(format!("{name}.rs")),
-            &format!("{prefix}{name}::"),
-            item_cfgs,
-            out,
-        )
+        let file = grouped
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| dir.join(format!("{name}.rs")));
+        walk(&file, &format!("{prefix}{name}::"), item_cfgs, out)
     })
+}
+
+/// `items` with each `pub use group::{a, b}` of modules kept in a private group's folder
+/// (`serving/layer.rs`, re-exported at the root as `layer`) written as `pub mod a; pub mod
+/// b;`, which is how users see them, and where each one's file is.
+fn grouped_modules(items: &[Item], dir: &Path) -> (Vec<Item>, BTreeMap<String, PathBuf>) {
+    let mut out = Vec::new();
+    let mut files = BTreeMap::new();
+    for item in items {
+        let Item::Use(u) = item else {
+            out.push(item.clone());
+            continue;
+        };
+        let syn::UseTree::Path(group) = &u.tree else {
+            out.push(item.clone());
+            continue;
+        };
+        let names: Vec<&syn::Ident> = match &*group.tree {
+            syn::UseTree::Name(n) => vec![&n.ident],
+            syn::UseTree::Group(g) => g
+                .items
+                .iter()
+                .filter_map(|t| match t {
+                    syn::UseTree::Name(n) => Some(&n.ident),
+                    _ => None,
+                })
+                .collect(),
+            _ => vec![],
+        };
+        let folder = dir.join(group.ident.to_string());
+        let found = |n: &&syn::Ident| folder.join(format!("{n}.rs")).is_file();
+        if !is_pub(&u.vis) || names.is_empty() || !names.iter().all(found) {
+            out.push(item.clone());
+            continue;
+        }
+        for name in names {
+            files.insert(name.to_string(), folder.join(format!("{name}.rs")));
+            let attrs = &u.attrs;
+            out.push(syn::parse_quote!(#(#attrs)* pub mod #name;));
+        }
+    }
+    (out, files)
 }
 
 /// `items` with each `pub use super::m::{A, b}` of a private sibling module file (`m.rs`:
@@ -209,7 +257,12 @@ fn inline_reexports(items: &[Item], dir: &Path) -> Result<Vec<Item>, String> {
             out.push(item.clone());
             continue;
         };
-        let file = dir.join(format!("{module}.rs"));
+        // Not a file beside this one nor in a sibling group's folder: a public module's items,
+        // whose `pub use` line stands for them.
+        let Some(file) = sibling_file(dir, &module) else {
+            out.push(item.clone());
+            continue;
+        };
         let text = fs::read_to_string(&file)
             .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
         let parsed = syn::parse_file(&text).map_err(|e| format!("{}: {e}", file.display()))?;
@@ -240,6 +293,21 @@ fn inline_reexports(items: &[Item], dir: &Path) -> Result<Vec<Item>, String> {
         }));
     }
     Ok(out)
+}
+
+/// The file of module `m` that a file in `dir` names as `super::m`: beside it, or in another
+/// group's folder (a group imports the others' modules it names, `use super::{problem, …}`).
+fn sibling_file(dir: &Path, module: &str) -> Option<PathBuf> {
+    let beside = dir.join(format!("{module}.rs"));
+    if beside.is_file() {
+        return Some(beside);
+    }
+    let groups = dir.parent().and_then(|root| fs::read_dir(root).ok());
+    groups
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| entry.ok().map(|e| e.path().join(format!("{module}.rs"))))
+        .find(|file| file.is_file())
 }
 
 /// `super::m::Name` or `super::m::{A, B}`: the module and the names, when the tree is only

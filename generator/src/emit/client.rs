@@ -292,7 +292,7 @@ pub fn client_rs(api: &Api, crate_name: &str) -> TokenStream {
             timeout: Option<Duration>,
             user_agent: Option<String>,
             http: Option<reqwest::Client>,
-            progress: Option<crate::runtime::progress::OnProgress>,
+            progress: Option<crate::runtime::codegen::OnProgress>,
         }
 
         impl ClientBuilder {
@@ -329,9 +329,9 @@ pub fn client_rs(api: &Api, crate_name: &str) -> TokenStream {
             /// command line draws its progress line from this). Nothing is counted without it.
             pub fn on_progress(
                 mut self,
-                report: impl Fn(crate::runtime::progress::Progress) + Send + Sync + 'static,
+                report: impl Fn(crate::runtime::codegen::Progress) + Send + Sync + 'static,
             ) -> Self {
-                self.progress = Some(crate::runtime::progress::OnProgress::new(report));
+                self.progress = Some(crate::runtime::codegen::OnProgress::new(report));
                 self
             }
 
@@ -354,7 +354,7 @@ pub fn client_rs(api: &Api, crate_name: &str) -> TokenStream {
                         // Timeouts (a server that accepts and never answers must not hang a
                         // call forever), no proxy for loopback, and no redirect followed: a
                         // `3xx` is the API's answer (see `default_http_client`).
-                        crate::runtime::transport::configured(builder, &self.base_url, self.timeout)
+                        crate::runtime::codegen::transport::configured(builder, &self.base_url, self.timeout)
                             .build()
                             .map_err(Error::Transport)?
                     }
@@ -404,7 +404,7 @@ pub fn client_rs(api: &Api, crate_name: &str) -> TokenStream {
             /// this one's; it shares this client's connections, credentials and rate-limit
             /// state. Cheap: make one per call
             /// (`client.with_options(RequestOptions::new().timeout(d)).list_pets()`).
-            pub fn with_options(&self, options: crate::runtime::options::RequestOptions) -> Client {
+            pub fn with_options(&self, options: crate::runtime::codegen::RequestOptions) -> Client {
                 Client {
                     transport: Arc::new(self.transport.with_options(options)),
                 }
@@ -534,29 +534,44 @@ fn credential_setter(s: &crate::ir::SecurityScheme) -> TokenStream {
 /// The paths `client.rs` uses, each imported only when the printed code names it.
 const CLIENT_IMPORTS: &[(&str, &str)] = &[
     ("crate::types", "types::"),
-    ("crate::runtime::auth::Credentials", "Credentials"),
-    ("crate::runtime::auth::SchemeKind", "SchemeKind"),
-    ("crate::runtime::auth::Secret", "Secret"),
-    ("crate::runtime::auth::SecurityScheme", "SecurityScheme"),
-    ("crate::runtime::error::Error", "Error"),
-    ("crate::runtime::ratelimit::RateLimit", "RateLimit"),
-    ("crate::runtime::request", "request::"),
-    ("crate::runtime::request::JSON", "JSON"),
-    ("crate::runtime::request::Query", "Query"),
-    ("crate::runtime::request::ObjectQuery", "ObjectQuery::"),
-    ("crate::runtime::request::Style", "Style::"),
-    ("crate::runtime::request::ToParam", "ToParam"),
-    ("crate::runtime::response", "response::"),
-    ("crate::runtime::response::Raw", "Raw"),
-    ("crate::runtime::response::ResponseValue", "ResponseValue"),
-    ("crate::runtime::pages", "pages::"),
-    ("crate::runtime::pages::Page", "Page"),
-    ("crate::runtime::pages::Pages", "Pages"),
-    ("crate::runtime::stream::EventStream", "EventStream"),
-    ("crate::runtime::stream::JsonLines", "JsonLines"),
-    ("crate::runtime::retry::RetryPolicy", "RetryPolicy"),
-    ("crate::runtime::transport::OperationInfo", "OperationInfo"),
-    ("crate::runtime::transport::Transport", "Transport"),
+    ("crate::runtime::codegen::auth::Credentials", "Credentials"),
+    ("crate::runtime::codegen::auth::SchemeKind", "SchemeKind"),
+    ("crate::runtime::codegen::auth::Secret", "Secret"),
+    (
+        "crate::runtime::codegen::auth::SecurityScheme",
+        "SecurityScheme",
+    ),
+    ("crate::runtime::codegen::error::Error", "Error"),
+    ("crate::runtime::codegen::ratelimit::RateLimit", "RateLimit"),
+    ("crate::runtime::codegen::request", "request::"),
+    ("crate::runtime::codegen::request::JSON", "JSON"),
+    ("crate::runtime::codegen::request::Query", "Query"),
+    (
+        "crate::runtime::codegen::request::ObjectQuery",
+        "ObjectQuery::",
+    ),
+    ("crate::runtime::codegen::request::Style", "Style::"),
+    ("crate::runtime::codegen::request::ToParam", "ToParam"),
+    ("crate::runtime::codegen::response", "response::"),
+    ("crate::runtime::codegen::response::Raw", "Raw"),
+    (
+        "crate::runtime::codegen::response::ResponseValue",
+        "ResponseValue",
+    ),
+    ("crate::runtime::codegen::pages", "pages::"),
+    ("crate::runtime::codegen::pages::Page", "Page"),
+    ("crate::runtime::codegen::pages::Pages", "Pages"),
+    (
+        "crate::runtime::codegen::stream::EventStream",
+        "EventStream",
+    ),
+    ("crate::runtime::codegen::stream::JsonLines", "JsonLines"),
+    ("crate::runtime::codegen::retry::RetryPolicy", "RetryPolicy"),
+    (
+        "crate::runtime::codegen::transport::OperationInfo",
+        "OperationInfo",
+    ),
+    ("crate::runtime::codegen::transport::Transport", "Transport"),
     ("std::sync::Arc", "Arc"),
     ("std::time::Duration", "Duration"),
 ];

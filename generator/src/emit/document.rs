@@ -37,7 +37,7 @@ pub fn document_files(
         "{header}//! The document this crate was generated from, served by `router` when\n\
          //! `ServerConfig::serve_document` asks (off by default). `document.json` and\n\
          //! `document.yaml` beside this file hold it, written by the same command.\n\n\
-         use crate::runtime::document::Document;\n\n\
+         use crate::runtime::codegen::Document;\n\n\
          /// The document, as JSON and as YAML (the one it was written in is its exact text).\n\
          pub static DOCUMENT: Document = Document {{\n    \
          json: include_str!(\"document.json\"),\n    \

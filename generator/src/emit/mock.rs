@@ -60,8 +60,11 @@ pub fn mock_rs(api: &Api) -> TokenStream {
         [&mut body],
         &[
             ("crate::types", "types::"),
-            ("crate::runtime::mock", "mock::"),
-            ("crate::runtime::stream", "stream::"),
+            ("crate::runtime::codegen::mock", "mock::"),
+            ("crate::runtime::codegen::stream", "stream::"),
+            ("crate::runtime::codegen::RequestContext", "RequestContext"),
+            ("crate::runtime::codegen::MockError", "MockError"),
+            ("crate::runtime::codegen::Problem", "Problem"),
             ("http::StatusCode", "StatusCode"),
         ],
     );
@@ -70,9 +73,6 @@ pub fn mock_rs(api: &Api) -> TokenStream {
         #allowances
         #intro
         use crate::api::*;
-        use crate::runtime::context::RequestContext;
-        use crate::runtime::mock::MockError;
-        use crate::runtime::problem::Problem;
         #uses
 
         #body

@@ -210,10 +210,10 @@ pub fn rust_type(t: &TypeRef, qualified: bool) -> TokenStream {
         TypeRef::U64 => quote!(u64),
         TypeRef::F32 => quote!(f32),
         TypeRef::F64 => quote!(f64),
-        TypeRef::Decimal | TypeRef::BigInt => quote!(crate::runtime::decimal::Decimal),
+        TypeRef::Decimal | TypeRef::BigInt => quote!(crate::runtime::codegen::Decimal),
         TypeRef::Bytes => quote!(Vec<u8>),
-        TypeRef::Base64 => quote!(crate::runtime::base64::Base64),
-        TypeRef::Base64Url => quote!(crate::runtime::base64::Base64Url),
+        TypeRef::Base64 => quote!(crate::runtime::codegen::Base64),
+        TypeRef::Base64Url => quote!(crate::runtime::codegen::Base64Url),
         TypeRef::Tuple(items) => {
             let items = items.iter().map(|t| rust_type(t, qualified));
             quote!((#(#items,)*))
@@ -537,7 +537,7 @@ pub fn literal(value: &serde_json::Value, ty: &TypeRef) -> Option<TokenStream> {
         // book/src/reference/type-mapping.md).
         (Value::Number(n), TypeRef::Decimal | TypeRef::BigInt) => {
             let text = n.to_string();
-            quote!(crate::runtime::decimal::Decimal::from_static(#text))
+            quote!(crate::runtime::codegen::Decimal::from_static(#text))
         }
         (Value::String(s), TypeRef::String) => quote!(String::from(#s)),
         _ => return None,
@@ -626,14 +626,38 @@ pub fn imports<'a>(
         *body = walk.find(std::mem::take(body), true);
     }
     let seen = walk.seen;
-    let items = candidates
+    let wanted = candidates
         .iter()
         .zip(&seen)
         .filter(|(_, seen)| **seen)
-        .filter_map(|((path, _), _)| syn::parse_str::<syn::Path>(path).ok())
+        .map(|((path, _), _)| *path);
+    // Whatever comes from the runtime comes through its facade, in one `use`: a name's module
+    // in the candidate says where it lives, the facade re-exports it by its last segment.
+    let (runtime, others): (Vec<&str>, Vec<&str>) =
+        wanted.partition(|path| path.starts_with(RUNTIME_FACADE));
+    let mut names: Vec<syn::Ident> = runtime
+        .iter()
+        .filter_map(|path| path.rsplit("::").next())
+        .map(|name| format_ident!("{name}"))
+        .collect();
+    names.sort_by_key(|name| {
+        (
+            !name.to_string().starts_with(char::is_lowercase),
+            name.to_string(),
+        )
+    });
+    names.dedup();
+    let facade = (!names.is_empty()).then(|| quote!(use crate::runtime::codegen::{#(#names),*};));
+    let items = others
+        .into_iter()
+        .filter_map(|path| syn::parse_str::<syn::Path>(path).ok())
         .map(|path| quote!(use #path;));
-    quote!(#(#items)*)
+    quote!(#(#items)* #facade)
 }
+
+/// The path generated code names the runtime's facade by (`runtime::codegen` re-exports what
+/// generated code uses, so that the runtime's surface for applications stays apart).
+const RUNTIME_FACADE: &str = "crate::runtime::codegen::";
 
 /// How a trigger of [`imports`] shows in the tokens.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -156,11 +156,12 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
 }
 
 /// The Rust type the implementation receives for a request body: the body's, or
-/// `OrMultipart` of it when the document also offers it as `multipart/form-data`.
+/// `OrMultipart` of it when the document also offers it as `multipart/form-data` (named by
+/// the crate's root, which re-exports it then, as an implementation names it).
 pub(crate) fn request_body_type(b: &crate::ir::Body) -> TokenStream {
     let t = body_type(&b.kind);
     match b.multipart_alternative() {
-        Some(_) => quote!(crate::runtime::body::OrMultipart<#t>),
+        Some(_) => quote!(crate::OrMultipart<#t>),
         None => t,
     }
 }

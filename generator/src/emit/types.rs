@@ -63,21 +63,24 @@ pub fn file(api: &Api, side: Side) -> TokenStream {
     // not pull in a module the client's runtime does not have.
     let candidates: &[(&str, &str)] = match side {
         Side::Server => &[
-            ("crate::runtime::enums", "enums::"),
-            ("crate::runtime::object", "object::"),
-            ("crate::runtime::tagged", "tagged::"),
-            ("crate::runtime::unions", "unions::"),
-            ("crate::runtime::validate", "validate::"),
-            ("crate::runtime::validate::Validate", "Validate"),
-            ("crate::runtime::validate::Violations", "Violations"),
+            ("crate::runtime::codegen::enums", "enums::"),
+            ("crate::runtime::codegen::object", "object::"),
+            ("crate::runtime::codegen::tagged", "tagged::"),
+            ("crate::runtime::codegen::unions", "unions::"),
+            ("crate::runtime::codegen::validate", "validate::"),
+            ("crate::runtime::codegen::validate::Validate", "Validate"),
+            (
+                "crate::runtime::codegen::validate::Violations",
+                "Violations",
+            ),
             ("serde::Deserialize", "Deserialize"),
             ("serde::Serialize", "Serialize"),
         ],
         Side::Client => &[
-            ("crate::runtime::enums", "enums::"),
-            ("crate::runtime::object", "object::"),
-            ("crate::runtime::tagged", "tagged::"),
-            ("crate::runtime::unions", "unions::"),
+            ("crate::runtime::codegen::enums", "enums::"),
+            ("crate::runtime::codegen::object", "object::"),
+            ("crate::runtime::codegen::tagged", "tagged::"),
+            ("crate::runtime::codegen::unions", "unions::"),
             ("serde::Deserialize", "Deserialize"),
             ("serde::Serialize", "Serialize"),
         ],
@@ -202,7 +205,7 @@ fn struct_def(
             (false, false) if refuses_null(f, side) => Some(quote!(#[serde(
                 default,
                 skip_serializing_if = "Option::is_none",
-                deserialize_with = "crate::runtime::body::non_null"
+                deserialize_with = "crate::runtime::codegen::body::non_null"
             )])),
             (false, false) => {
                 Some(quote!(#[serde(default, skip_serializing_if = "Option::is_none")]))
@@ -228,7 +231,7 @@ fn struct_def(
         // serde buffers flattened entries itself, out of reach of the runtime's decoding, so
         // values that may hold an integer are read through its whole-number rule here.
         let serde = if a.may_hold_integer() {
-            quote!(#[serde(flatten, deserialize_with = "crate::runtime::integer::deserialize")])
+            quote!(#[serde(flatten, deserialize_with = "crate::runtime::codegen::integer::deserialize")])
         } else {
             quote!(#[serde(flatten)])
         };

@@ -124,7 +124,7 @@ pub fn server_rs(api: &Api) -> TokenStream {
     quote! {
         #![cfg_attr(rustfmt, rustfmt::skip)]
         #intro
-        use crate::runtime::webhook::{self, WebhookError};
+        use crate::runtime::codegen::webhook::{self, WebhookError};
         #[allow(unused_imports)]
         use crate::types;
 
@@ -212,7 +212,7 @@ pub fn client_rs(api: &Api) -> TokenStream {
         #![cfg_attr(rustfmt, rustfmt::skip)]
         #intro
         pub use crate::runtime::webhook::WebhookError;
-        use crate::runtime::webhook;
+        use crate::runtime::codegen::webhook;
         #[allow(unused_imports)]
         use crate::types;
 

@@ -1,1 +1,1 @@
-../../server/src/base64.rs
+../../server/src/reading/base64.rs

@@ -1,1 +1,1 @@
-../../server/src/decimal.rs
+../../server/src/reading/decimal.rs

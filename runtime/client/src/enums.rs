@@ -1,1 +1,1 @@
-../../server/src/enums.rs
+../../server/src/reading/enums.rs

@@ -1,1 +1,1 @@
-../../server/src/integer.rs
+../../server/src/reading/integer.rs

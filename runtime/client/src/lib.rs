@@ -169,6 +169,7 @@
 
 pub mod auth;
 pub mod base64;
+pub mod codegen;
 pub mod decimal;
 pub mod enums;
 pub mod error;

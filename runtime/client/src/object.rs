@@ -1,1 +1,1 @@
-../../server/src/object.rs
+../../server/src/reading/object.rs

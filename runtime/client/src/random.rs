@@ -1,1 +1,1 @@
-../../server/src/random.rs
+../../server/src/observing/random.rs

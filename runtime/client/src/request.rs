@@ -717,22 +717,22 @@ macro_rules! __apigen_optional_parameters {
             #[allow(unused_variables)]
             pub fn append_query(
                 &self,
-                query: &mut crate::runtime::request::Query,
-            ) -> Result<(), crate::runtime::error::SendError> {
+                query: &mut crate::runtime::codegen::request::Query,
+            ) -> Result<(), crate::runtime::codegen::error::SendError> {
                 $($crate::__apigen_optional_parameters!(@query query, $wire, self.$field, $($($how)+)?);)*
                 Ok(())
             }
 
             /// The query parameters that are set, as a query string (without `?`).
-            pub fn query(&self) -> Result<String, crate::runtime::error::SendError> {
-                let mut query = crate::runtime::request::Query::new();
+            pub fn query(&self) -> Result<String, crate::runtime::codegen::error::SendError> {
+                let mut query = crate::runtime::codegen::request::Query::new();
                 self.append_query(&mut query)?;
                 Ok(query.finish())
             }
         }
 
         #[allow(deprecated)]
-        impl crate::runtime::pages::Follow for $name {
+        impl crate::runtime::codegen::pages::Follow for $name {
             fn follow(&mut self, _name: &str, _value: &str) {
                 $($crate::__apigen_optional_parameters!(@next self.$field, _name, _value, $wire, $($($how)+)?);)*
             }

@@ -259,10 +259,10 @@ macro_rules! __apigen_errors {
             $($(#[doc = $variant_doc])* $variant($ty),)*
         }
 
-        impl crate::runtime::response::Errors for $name {
+        impl crate::runtime::codegen::response::Errors for $name {
             fn from_raw(
-                raw: crate::runtime::response::Raw,
-            ) -> crate::runtime::error::Error<Self> {
+                raw: crate::runtime::codegen::response::Raw,
+            ) -> crate::runtime::codegen::error::Error<Self> {
                 // Codes, then ranges, then the sunset's 410, then `default` (or an
                 // undocumented error): a code inside a range is its own variant's.
                 $($crate::__apigen_errors!(@code raw, $variant, $status $(..= $high)? $(, $how)?);)*
@@ -374,10 +374,10 @@ macro_rules! __apigen_headers {
         }
     };
     (@read $headers:ident, $wire:literal) => {
-        crate::runtime::response::header($headers, $wire)
+        crate::runtime::codegen::response::header($headers, $wire)
     };
     (@read $headers:ident, $wire:literal, list) => {
-        crate::runtime::response::header_list($headers, $wire)
+        crate::runtime::codegen::response::header_list($headers, $wire)
     };
 }
 

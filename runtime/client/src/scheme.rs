@@ -1,1 +1,1 @@
-../../server/src/scheme.rs
+../../server/src/authenticating/scheme.rs

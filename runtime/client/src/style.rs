@@ -1,1 +1,1 @@
-../../server/src/style.rs
+../../server/src/reading/style.rs

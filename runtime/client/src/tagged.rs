@@ -1,1 +1,1 @@
-../../server/src/tagged.rs
+../../server/src/reading/tagged.rs

@@ -1,1 +1,1 @@
-../../server/src/tagging.rs
+../../server/src/answering/tagging.rs

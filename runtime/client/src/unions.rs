@@ -1,1 +1,1 @@
-../../server/src/unions.rs
+../../server/src/reading/unions.rs

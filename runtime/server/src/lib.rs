@@ -145,55 +145,33 @@
 
 #![warn(missing_docs)]
 
-pub mod auth;
-mod authenticator;
-pub mod base64;
-pub mod body;
-pub mod context;
-pub mod cors;
-mod credentials;
-pub mod decimal;
-pub mod document;
-pub mod enums;
-pub mod errors;
-mod form;
-pub mod formats;
-mod from_param;
-mod gate;
-pub mod idempotency;
-mod idempotency_store;
-pub mod integer;
-pub mod layer;
-pub mod limits;
-pub mod mock;
-pub mod multipart;
-pub mod object;
-pub mod observe;
-pub mod params;
-pub mod problem;
-mod random;
-pub mod ratelimit;
+pub mod codegen;
+
+mod answering;
+mod authenticating;
+mod checking;
+mod limiting;
+mod observing;
+mod reading;
+mod replaying;
+mod serving;
+
+pub use answering::{errors, problem, response, stream, tagging};
+pub use authenticating::auth;
+pub use checking::{formats, schema, validate};
 #[cfg(feature = "redis")]
-pub mod redis_store;
-pub mod response;
-pub mod route;
-mod runtime_handle;
-pub mod schema;
-mod schema_eval;
-mod schema_form;
-mod scheme;
-pub mod serve;
-pub mod stream;
-pub mod style;
-pub mod sunset;
-pub mod tagged;
-pub mod tagging;
-pub mod testing;
-mod trace_context;
-pub mod unions;
-pub mod upgrade;
-pub mod validate;
-pub mod webhook;
+pub use limiting::redis_store;
+pub use limiting::{limits, ratelimit};
+pub use observing::{context, observe};
+pub use reading::{
+    base64, body, decimal, enums, integer, multipart, object, params, style, tagged, unions,
+};
+pub use replaying::idempotency;
+use replaying::idempotency_store;
+use serving::runtime_handle;
+pub use serving::{
+    cors, document, layer, mock, route, routes, serve, sunset, testing, upgrade, webhook,
+};
 
 pub use auth::{Authenticator, DenyAll, Identity, Principal, SecurityScheme, StaticKeys};
 pub use cors::{Cors, CorsError, DocumentCors};

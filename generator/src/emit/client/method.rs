@@ -337,14 +337,14 @@ impl<'a> Inputs<'a> {
             // or text still convert, so the method takes what one of a single type takes.
             if b.media_chosen() {
                 return if b.required {
-                    quote!(body: impl Into<crate::runtime::request::Upload>,)
+                    quote!(body: impl Into<crate::runtime::codegen::Upload>,)
                 } else {
-                    quote!(body: Option<crate::runtime::request::Upload>,)
+                    quote!(body: Option<crate::runtime::codegen::Upload>,)
                 };
             }
             let t = match &b.kind {
                 BodyKind::Text => quote!(str),
-                _ if b.is_multipart_form() => quote!(crate::runtime::multipart::Form),
+                _ if b.is_multipart_form() => quote!(crate::runtime::codegen::Form),
                 // A list is taken as a slice (`&[Pet]`), as a person would write it.
                 BodyKind::Json(TypeRef::Vec(item)) => {
                     let item = rust_type(item, true);
@@ -825,7 +825,7 @@ fn body(op: &Operation) -> (TokenStream, TokenStream) {
         return if b.required {
             (
                 quote! {
-                    let body: crate::runtime::request::Upload = body.into();
+                    let body: crate::runtime::codegen::Upload = body.into();
                     let content_type = body.content_type(#declared)?;
                 },
                 quote!(builder = builder.header(http::header::CONTENT_TYPE, content_type.clone()).body(body.bytes().clone());),
@@ -844,14 +844,14 @@ fn body(op: &Operation) -> (TokenStream, TokenStream) {
     let ct_value = static_header_value(&b.content_type);
     let serialize = match &b.kind {
         BodyKind::Stream(_) => {
-            quote!(Ok::<_, crate::runtime::error::SendError>(body.clone()))
+            quote!(Ok::<_, crate::runtime::codegen::SendError>(body.clone()))
         }
         BodyKind::Json(_) => quote!(request::to_json(body)),
         BodyKind::Form(_) => quote!(request::to_form(body)),
-        BodyKind::Text => quote!(Ok::<_, crate::runtime::error::SendError>(
+        BodyKind::Text => quote!(Ok::<_, crate::runtime::codegen::SendError>(
             bytes::Bytes::from(body.to_owned())
         )),
-        BodyKind::Bytes => quote!(Ok::<_, crate::runtime::error::SendError>(body.clone())),
+        BodyKind::Bytes => quote!(Ok::<_, crate::runtime::codegen::SendError>(body.clone())),
         BodyKind::Multipart { .. } => {
             unreachable!("a typed multipart body is only ever an alternative the server reads")
         }

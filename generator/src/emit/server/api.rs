@@ -48,15 +48,25 @@ pub fn api_rs(api: &Api) -> TokenStream {
     let intro = module_doc(&[format!(
         "The [`{trait_ident}`] trait and the inputs and responses of each operation."
     )]);
+    // The trait's own `handle_error`, printed below, names these whatever the operations hold.
+    let mut fixed = quote!(RequestContext Problem);
     let uses = crate::emit::imports(
-        items.iter_mut().chain(methods.iter_mut()),
+        items
+            .iter_mut()
+            .chain(methods.iter_mut())
+            .chain(std::iter::once(&mut fixed)),
         &[
             ("crate::types", "types::"),
-            ("crate::runtime::params", "params::"),
-            ("crate::runtime::params::ObjectQuery", "ObjectQuery::"),
-            ("crate::runtime::params::Style", "Style::"),
-            ("crate::runtime::response", "response::"),
-            ("crate::runtime::stream", "stream::"),
+            ("crate::runtime::codegen::params", "params::"),
+            (
+                "crate::runtime::codegen::params::ObjectQuery",
+                "ObjectQuery::",
+            ),
+            ("crate::runtime::codegen::params::Style", "Style::"),
+            ("crate::runtime::codegen::response", "response::"),
+            ("crate::runtime::codegen::stream", "stream::"),
+            ("crate::runtime::codegen::RequestContext", "RequestContext"),
+            ("crate::runtime::codegen::Problem", "Problem"),
             ("std::future::Future", "Future"),
         ],
     );
@@ -65,8 +75,6 @@ pub fn api_rs(api: &Api) -> TokenStream {
         #allowances
         #intro
         #uses
-        use crate::runtime::context::RequestContext;
-        use crate::runtime::problem::Problem;
 
         #trait_docs
         // The default methods answer 501 without reading their inputs: allowed once here

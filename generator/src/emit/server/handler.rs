@@ -49,7 +49,7 @@ pub(super) fn handler(
     // A request that does not ask for the switch gets 426 (a 101 without one answers nothing).
     let upgrade = op
         .switches_protocols()
-        .then(|| quote!(crate::runtime::upgrade::require(&parts, "websocket")?;));
+        .then(|| quote!(crate::runtime::codegen::upgrade::require(&parts, "websocket")?;));
     let parts_mut = if has_path {
         quote!(mut parts)
     } else {

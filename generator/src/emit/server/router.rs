@@ -11,10 +11,12 @@ pub fn router_rs(api: &Api) -> TokenStream {
         let kind = scheme_kind(&s.kind);
         quote!(SecurityScheme { name: #name, kind: #kind },)
     });
-    let (root, routes) = routes_part(api);
-    let root = root.map(
-        |(cfg, service)| quote!(#cfg let routes = layer::route_root(routes, &base, #service);),
-    );
+    let table = route_table(api, &trait_ident);
+    let routes = if table.is_some() {
+        quote!(let routes = route_table(&api, &base);)
+    } else {
+        quote!(let routes = axum::Router::new();)
+    };
     let patterns = api
         .operations
         .iter()
@@ -101,9 +103,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
             let config = config.document(&crate::document::DOCUMENT);
             #document_errors
             #base_decl
-            let routes = axum::Router::new();
-            #(#routes)*
-            #root
+            #routes
             layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
         }
 
@@ -119,6 +119,8 @@ pub fn router_rs(api: &Api) -> TokenStream {
             let app = router(api, config.clone());
             TestServer::start(app, &config, &base).await
         }
+
+        #table
 
         #policy
 
@@ -141,68 +143,45 @@ pub fn router_rs(api: &Api) -> TokenStream {
     }
 }
 
-/// One route per path shape, in document order: a method router of its operations, or the
-/// dispatcher of a shape several path keys share. The root path (`/`) apart: the runtime
-/// registers it, also with a trailing slash under a base path. Each route is a statement
-/// (`let routes = routes.route(…);`) so that it can compile under its operations' features;
-/// a method router whose operations differ in features is built one method per statement.
-/// The root's is `(cfg, service)`.
-fn routes_part(api: &Api) -> (Option<(Option<TokenStream>, TokenStream)>, Vec<TokenStream>) {
-    let mut root = None;
-    let mut routes = Vec::new();
+/// The route table (`routes::declare!`), in document order: a line per operation of a path
+/// axum routes by method (`get("/pets", handle_list_pets, "listPets");`, under the operation's
+/// features), and a line per path shape several path keys share (`any("/…", dispatch_…);`,
+/// under the features of its operations together). `None` when the document has no routes.
+/// The runtime registers each line; axum merges a path's methods into one method router.
+fn route_table(api: &Api, trait_ident: &syn::Ident) -> Option<TokenStream> {
+    if api.routes.is_empty() {
+        return None;
+    }
+    let mut lines = Vec::new();
     for route in &api.routes {
-        let gate = route_features(api, &route.serve);
-        let service = match &route.serve {
+        let pattern = &route.pattern;
+        match &route.serve {
             RouteServe::Dispatch(d) => {
+                let cfg = crate::emit::gates::cfg(route_features(api, &route.serve).as_deref());
                 let dispatch = ident(&d.rust);
-                quote!(routing::any_service(layer::operation(&api, #dispatch::<A>)))
+                lines.push(quote!(#cfg any(#pattern, #dispatch);));
             }
             RouteServe::Methods(members) => {
-                let services = members.iter().map(|&index| {
+                for &index in members {
                     let op = &api.operations[index];
-                    let method = format_ident!("{}_service", op.method.to_lowercase());
+                    let cfg = crate::emit::gates::cfg(api.features.of_operation(index));
+                    let method = format_ident!("{}", op.method.to_lowercase());
                     let handler = handler_ident(api, op);
                     let id = &op.id;
-                    let service = quote!(layer::operation(&api, #handler::<A>).named(#id));
-                    (method, service, api.features.of_operation(index))
-                });
-                let alike = members
-                    .iter()
-                    .all(|&i| api.features.of_operation(i) == gate.as_deref());
-                if alike {
-                    let mut chain = TokenStream::new();
-                    for (i, (method, service, _)) in services.enumerate() {
-                        if i == 0 {
-                            chain.extend(quote!(routing::#method(#service)));
-                        } else {
-                            chain.extend(quote!(.#method(#service)));
-                        }
-                    }
-                    chain
-                } else {
-                    let steps = services.map(|(method, service, features)| {
-                        let cfg = crate::emit::gates::cfg(features);
-                        quote!(#cfg let methods = methods.#method(#service);)
-                    });
-                    quote!({
-                        let methods = routing::MethodRouter::new();
-                        #(#steps)*
-                        methods
-                    })
+                    lines.push(quote!(#cfg #method(#pattern, #handler, #id);));
                 }
             }
-        };
-        let cfg = crate::emit::gates::cfg(gate.as_deref());
-        if route.pattern == "/" {
-            root = Some((cfg, service));
-        } else {
-            let pattern = &route.pattern;
-            routes.push(
-                quote!(#cfg let routes = routes.route(&layer::route_path(&base, #pattern), #service);),
-            );
         }
     }
-    (root, routes)
+    Some(quote! {
+        routes::declare! {
+            /// Every operation's route under `base`, named by its operation id (each
+            /// request's span and metrics carry it).
+            fn route_table<A: #trait_ident>(api: &Arc<A>, base: &str) -> axum::Router {
+                #(#lines)*
+            }
+        }
+    })
 }
 
 /// The features any of which compiles a route: those of its operations together; `None`
@@ -259,40 +238,62 @@ fn rate_limit_policy(rl: &crate::ir::RateLimitPolicy) -> TokenStream {
 /// The paths `router.rs` uses, each imported only when the printed code names it.
 const ROUTER_IMPORTS: &[(&str, &str)] = &[
     ("crate::types", "types::"),
-    ("crate::runtime::auth", "auth::"),
-    ("crate::runtime::auth::SchemeKind", "SchemeKind"),
-    ("crate::runtime::auth::SecurityScheme", "SecurityScheme"),
-    ("crate::runtime::body", "body::"),
-    ("crate::runtime::context::RequestContext", "RequestContext"),
-    ("crate::runtime::testing::TestServer", "TestServer"),
-    ("crate::runtime::cors::DocumentCors", "DocumentCors"),
-    ("crate::runtime::idempotency", "idempotency::"),
-    ("crate::runtime::layer", "layer::"),
-    ("crate::runtime::layer::Runtime", "Runtime"),
-    ("crate::runtime::layer::ServerConfig", "ServerConfig"),
-    ("crate::runtime::params", "params::"),
-    ("crate::runtime::params::Location", "Location"),
-    ("crate::runtime::params::RawParams", "RawParams"),
-    ("crate::runtime::params::ObjectQuery", "ObjectQuery::"),
-    ("crate::runtime::params::Style", "Style::"),
-    ("crate::runtime::params::PathParams", "PathParams"),
-    ("crate::runtime::problem::Problem", "Problem"),
-    ("crate::runtime::response", "response::"),
-    ("crate::runtime::errors::ErrorBodies", "ErrorBodies"),
-    ("crate::runtime::errors::ErrorBody", "ErrorBody"),
-    ("crate::runtime::errors::StatusKey", "StatusKey::"),
-    ("crate::runtime::route", "route::"),
-    ("crate::runtime::schema::Held", "Held::"),
-    ("crate::runtime::route::PathPattern", "PathPattern"),
-    ("crate::runtime::route::Piece", "Piece::"),
-    ("crate::runtime::sunset::Retirement", "Retirement"),
-    ("crate::runtime::stream", "stream::"),
-    ("crate::runtime::validate", "validate::"),
-    ("crate::runtime::validate::Validate", ".validate"),
-    ("crate::runtime::validate::Violations", "Violations"),
-    ("crate::runtime::ratelimit::Quota", "Quota"),
+    ("crate::runtime::codegen::auth", "auth::"),
+    ("crate::runtime::codegen::auth::SchemeKind", "SchemeKind"),
     (
-        "crate::runtime::ratelimit::RateLimitPolicy",
+        "crate::runtime::codegen::auth::SecurityScheme",
+        "SecurityScheme",
+    ),
+    ("crate::runtime::codegen::body", "body::"),
+    (
+        "crate::runtime::codegen::context::RequestContext",
+        "RequestContext",
+    ),
+    ("crate::runtime::codegen::testing::TestServer", "TestServer"),
+    (
+        "crate::runtime::codegen::cors::DocumentCors",
+        "DocumentCors",
+    ),
+    ("crate::runtime::codegen::idempotency", "idempotency::"),
+    ("crate::runtime::codegen::layer", "layer::"),
+    ("crate::runtime::codegen::layer::Runtime", "Runtime"),
+    (
+        "crate::runtime::codegen::layer::ServerConfig",
+        "ServerConfig",
+    ),
+    ("crate::runtime::codegen::params", "params::"),
+    ("crate::runtime::codegen::params::Location", "Location"),
+    ("crate::runtime::codegen::params::RawParams", "RawParams"),
+    (
+        "crate::runtime::codegen::params::ObjectQuery",
+        "ObjectQuery::",
+    ),
+    ("crate::runtime::codegen::params::Style", "Style::"),
+    ("crate::runtime::codegen::params::PathParams", "PathParams"),
+    ("crate::runtime::codegen::problem::Problem", "Problem"),
+    ("crate::runtime::codegen::response", "response::"),
+    (
+        "crate::runtime::codegen::errors::ErrorBodies",
+        "ErrorBodies",
+    ),
+    ("crate::runtime::codegen::errors::ErrorBody", "ErrorBody"),
+    ("crate::runtime::codegen::errors::StatusKey", "StatusKey::"),
+    ("crate::runtime::codegen::route", "route::"),
+    ("crate::runtime::codegen::routes", "routes::"),
+    ("crate::runtime::codegen::schema::Held", "Held::"),
+    ("crate::runtime::codegen::route::PathPattern", "PathPattern"),
+    ("crate::runtime::codegen::route::Piece", "Piece::"),
+    ("crate::runtime::codegen::sunset::Retirement", "Retirement"),
+    ("crate::runtime::codegen::stream", "stream::"),
+    ("crate::runtime::codegen::validate", "validate::"),
+    ("crate::runtime::codegen::validate::Validate", ".validate"),
+    (
+        "crate::runtime::codegen::validate::Violations",
+        "Violations",
+    ),
+    ("crate::runtime::codegen::ratelimit::Quota", "Quota"),
+    (
+        "crate::runtime::codegen::ratelimit::RateLimitPolicy",
         "RateLimitPolicy",
     ),
     ("axum::body::Body", "Body"),

@@ -455,7 +455,7 @@ fn decimal_checks(
         // Each value as the document reader holds it (an integer exactly, not through a double).
         let allowed = c.one_of.iter().map(|n| {
             let v = n.to_string();
-            quote!(crate::runtime::decimal::Decimal::from_static(#v))
+            quote!(crate::runtime::codegen::Decimal::from_static(#v))
         });
         out.extend(quote!(validate::check_one_of(#value, &[#(#allowed),*], #at, out);));
     }

@@ -16,9 +16,7 @@
     ),
     allow(unused_imports, dead_code)
 )]
-use crate::runtime::enums;
-use crate::runtime::object;
-use crate::runtime::unions;
+use crate::runtime::codegen::{enums, object, unions};
 
 #[cfg(feature = "unused-schemas")]
 object::json! {

@@ -23,12 +23,9 @@
 //! `mock_has_no_value` and every candidate's reason.
 
 use crate::api::*;
-use crate::runtime::context::RequestContext;
-use crate::runtime::mock::MockError;
-use crate::runtime::problem::Problem;
 use crate::types;
-use crate::runtime::mock;
 use http::StatusCode;
+use crate::runtime::codegen::{mock, MockError, Problem, RequestContext};
 
 /// Implements [`AdversarialApi`] from the document's examples (see the module's docs).
 #[derive(Debug, Clone, Copy, Default)]

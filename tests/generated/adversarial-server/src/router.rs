@@ -24,30 +24,14 @@
 
 use crate::api::*;
 use crate::types;
-use crate::runtime::auth;
-use crate::runtime::auth::SchemeKind;
-use crate::runtime::auth::SecurityScheme;
-use crate::runtime::body;
-use crate::runtime::context::RequestContext;
-use crate::runtime::testing::TestServer;
-use crate::runtime::cors::DocumentCors;
-use crate::runtime::layer;
-use crate::runtime::layer::ServerConfig;
-use crate::runtime::params::Location;
-use crate::runtime::params::RawParams;
-use crate::runtime::params::PathParams;
-use crate::runtime::problem::Problem;
-use crate::runtime::response;
-use crate::runtime::errors::ErrorBodies;
-use crate::runtime::errors::ErrorBody;
-use crate::runtime::errors::StatusKey;
-use crate::runtime::schema::Held;
-use crate::runtime::validate::Validate;
-use crate::runtime::validate::Violations;
 use axum::extract::Request;
 use axum::response::Response;
-use axum::routing;
 use std::sync::Arc;
+use crate::runtime::codegen::{
+    auth, body, layer, response, routes, DocumentCors, ErrorBodies, ErrorBody, Held,
+    Location, PathParams, Problem, RawParams, RequestContext, SchemeKind, SecurityScheme,
+    ServerConfig, StatusKey, TestServer, Validate, Violations,
+};
 
 /// The path prefix of the document's first server; every route lives under it unless
 /// `ServerConfig::base_path` says otherwise.
@@ -85,273 +69,7 @@ pub fn router<A: AdversarialApi>(api: Arc<A>, config: ServerConfig) -> axum::Rou
     let config = config.document(&crate::document::DOCUMENT);
     let config = config.document_errors(&ERRORS);
     let base = config.base_path_or(BASE_PATH);
-    let routes = axum::Router::new();
-    #[cfg(feature = "path")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/path/{path}/{raw}"),
-            routing::get_service(layer::operation(&api, handle_path::<A>).named("path")),
-        );
-    #[cfg(feature = "cli")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/cli/{client}"),
-            routing::get_service(
-                layer::operation(&api, handle_cli_locals::<A>).named("cliLocals"),
-            ),
-        );
-    #[cfg(feature = "raw")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/raw/{http}"),
-            routing::post_service(layer::operation(&api, handle_raw::<A>).named("raw")),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/handle-error"),
-            routing::get_service(
-                layer::operation(&api, handle_handle_error_2::<A>).named("handleError"),
-            ),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/builder"),
-            routing::get_service(
-                layer::operation(&api, handle_builder_2::<A>).named("builder"),
-            ),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/for-server"),
-            routing::get_service(
-                layer::operation(&api, handle_for_server_2::<A>).named("for_server"),
-            ),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/base-url"),
-            routing::get_service(
-                layer::operation(&api, handle_base_url_2::<A>).named("baseUrl"),
-            ),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/last-rate-limit"),
-            routing::get_service(
-                layer::operation(&api, handle_last_rate_limit_2::<A>)
-                    .named("lastRateLimit"),
-            ),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/router"),
-            routing::get_service(
-                layer::operation(&api, handle_router::<A>).named("router"),
-            ),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/rate-limit-policy"),
-            routing::get_service(
-                layer::operation(&api, handle_rate_limit_policy::<A>)
-                    .named("rate_limit_policy"),
-            ),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/serve-path"),
-            routing::put_service(
-                layer::operation(&api, handle_serve_path::<A>).named("serve_path"),
-            ),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/api"),
-            routing::get_service(layer::operation(&api, handle_api::<A>).named("api")),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/config"),
-            routing::get_service(
-                layer::operation(&api, handle_config::<A>).named("config"),
-            ),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/routes"),
-            routing::get_service(
-                layer::operation(&api, handle_routes::<A>).named("routes"),
-            ),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/type"),
-            routing::delete_service(
-                layer::operation(&api, handle_type::<A>).named("type"),
-            ),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/self"),
-            routing::get_service(layer::operation(&api, handle_self_::<A>).named("self")),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/super/{super}"),
-            routing::get_service(
-                layer::operation(&api, handle_super_::<A>).named("super"),
-            ),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/kinds"),
-            routing::get_service(
-                layer::operation(&api, handle_result::<A>).named("Result"),
-            ),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/headers/internal"),
-            routing::get_service(
-                layer::operation(&api, handle_get_internal::<A>).named("getInternal"),
-            ),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/headers"),
-            routing::get_service(layer::operation(&api, handle_get::<A>).named("get")),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/placeholders"),
-            routing::post_service(
-                layer::operation(&api, handle_placeholders::<A>).named("placeholders"),
-            ),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/braces"),
-            routing::get_service(
-                layer::operation(&api, handle_braces::<A>).named("braces"),
-            ),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/clone"),
-            routing::get_service(
-                layer::operation(&api, handle_clone::<A>).named("clone"),
-            ),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/1st"),
-            routing::post_service(layer::operation(&api, handle_1st::<A>).named("1st")),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/conventions/new"),
-            routing::post_service(layer::operation(&api, handle_new::<A>).named("new")),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/conventions/from"),
-            routing::get_service(
-                layer::operation(&api, handle_from_text::<A>).named("fromText"),
-            ),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/conventions/into"),
-            routing::get_service(
-                layer::operation(&api, handle_into_pdf::<A>).named("intoPdf"),
-            ),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/conventions/as"),
-            routing::get_service(
-                layer::operation(&api, handle_as_json::<A>).named("asJson"),
-            ),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/conventions/to"),
-            routing::get_service(
-                layer::operation(&api, handle_to_csv::<A>).named("toCsv"),
-            ),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/conventions/to-mut"),
-            routing::get_service(
-                layer::operation(&api, handle_to_csv_mut::<A>).named("toCsvMut"),
-            ),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/conventions/is"),
-            routing::get_service(
-                layer::operation(&api, handle_is_ready::<A>).named("isReady"),
-            ),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/conventions/next"),
-            routing::get_service(layer::operation(&api, handle_next::<A>).named("next")),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/conventions/from-str"),
-            routing::get_service(
-                layer::operation(&api, handle_from_str::<A>).named("fromStr"),
-            ),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/conventions/default"),
-            routing::get_service(
-                layer::operation(&api, handle_default::<A>).named("default"),
-            ),
-        );
-    #[cfg(feature = "ops")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ops/conventions/from-iter"),
-            routing::get_service(
-                layer::operation(&api, handle_from_iter::<A>).named("from_iter"),
-            ),
-        );
+    let routes = route_table(&api, &base);
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
 
@@ -366,6 +84,54 @@ pub async fn test_server<A: AdversarialApi>(
     let base = config.base_path_or(BASE_PATH);
     let app = router(api, config.clone());
     TestServer::start(app, &config, &base).await
+}
+routes::declare! {
+    /// Every operation's route under `base`, named by its operation id (each
+    /// request's span and metrics carry it).
+    fn route_table<A: AdversarialApi>(api: &Arc<A>, base: &str) -> axum::Router {
+        #[cfg(feature = "path")] get("/path/{path}/{raw}", handle_path, "path");
+        #[cfg(feature = "cli")] get("/cli/{client}", handle_cli_locals, "cliLocals");
+        #[cfg(feature = "raw")] post("/raw/{http}", handle_raw, "raw");
+        #[cfg(feature = "ops")]
+        get("/ops/handle-error", handle_handle_error_2, "handleError");
+        #[cfg(feature = "ops")] get("/ops/builder", handle_builder_2, "builder");
+        #[cfg(feature = "ops")] get("/ops/for-server", handle_for_server_2, "for_server");
+        #[cfg(feature = "ops")] get("/ops/base-url", handle_base_url_2, "baseUrl");
+        #[cfg(feature = "ops")]
+        get("/ops/last-rate-limit", handle_last_rate_limit_2, "lastRateLimit");
+        #[cfg(feature = "ops")] get("/ops/router", handle_router, "router");
+        #[cfg(feature = "ops")]
+        get("/ops/rate-limit-policy", handle_rate_limit_policy, "rate_limit_policy");
+        #[cfg(feature = "ops")] put("/ops/serve-path", handle_serve_path, "serve_path");
+        #[cfg(feature = "ops")] get("/ops/api", handle_api, "api");
+        #[cfg(feature = "ops")] get("/ops/config", handle_config, "config");
+        #[cfg(feature = "ops")] get("/ops/routes", handle_routes, "routes");
+        #[cfg(feature = "ops")] delete("/ops/type", handle_type, "type");
+        #[cfg(feature = "ops")] get("/ops/self", handle_self_, "self");
+        #[cfg(feature = "ops")] get("/ops/super/{super}", handle_super_, "super");
+        #[cfg(feature = "ops")] get("/ops/kinds", handle_result, "Result");
+        #[cfg(feature = "ops")]
+        get("/ops/headers/internal", handle_get_internal, "getInternal");
+        #[cfg(feature = "ops")] get("/ops/headers", handle_get, "get");
+        #[cfg(feature = "ops")]
+        post("/ops/placeholders", handle_placeholders, "placeholders");
+        #[cfg(feature = "ops")] get("/ops/braces", handle_braces, "braces");
+        #[cfg(feature = "ops")] get("/ops/clone", handle_clone, "clone");
+        #[cfg(feature = "ops")] post("/ops/1st", handle_1st, "1st");
+        #[cfg(feature = "ops")] post("/ops/conventions/new", handle_new, "new");
+        #[cfg(feature = "ops")] get("/ops/conventions/from", handle_from_text, "fromText");
+        #[cfg(feature = "ops")] get("/ops/conventions/into", handle_into_pdf, "intoPdf");
+        #[cfg(feature = "ops")] get("/ops/conventions/as", handle_as_json, "asJson");
+        #[cfg(feature = "ops")] get("/ops/conventions/to", handle_to_csv, "toCsv");
+        #[cfg(feature = "ops")]
+        get("/ops/conventions/to-mut", handle_to_csv_mut, "toCsvMut");
+        #[cfg(feature = "ops")] get("/ops/conventions/is", handle_is_ready, "isReady");
+        #[cfg(feature = "ops")] get("/ops/conventions/next", handle_next, "next");
+        #[cfg(feature = "ops")] get("/ops/conventions/from-str", handle_from_str, "fromStr");
+        #[cfg(feature = "ops")] get("/ops/conventions/default", handle_default, "default");
+        #[cfg(feature = "ops")]
+        get("/ops/conventions/from-iter", handle_from_iter, "from_iter");
+    }
 }
 
 /// A shape of the document's error answers (`/components/schemas/Placeholder`): problems are

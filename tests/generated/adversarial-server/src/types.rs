@@ -16,12 +16,7 @@
     ),
     allow(unused_imports, dead_code)
 )]
-use crate::runtime::enums;
-use crate::runtime::object;
-use crate::runtime::unions;
-use crate::runtime::validate;
-use crate::runtime::validate::Validate;
-use crate::runtime::validate::Violations;
+use crate::runtime::codegen::{enums, object, unions, validate, Validate, Violations};
 
 #[cfg(feature = "unused-schemas")]
 object::json! {

@@ -27,24 +27,12 @@
     allow(unused_imports, dead_code)
 )]
 use crate::types;
-use crate::runtime::auth::Credentials;
-use crate::runtime::auth::SchemeKind;
-use crate::runtime::auth::Secret;
-use crate::runtime::auth::SecurityScheme;
-use crate::runtime::error::Error;
-use crate::runtime::ratelimit::RateLimit;
-use crate::runtime::request;
-use crate::runtime::request::JSON;
-use crate::runtime::request::Query;
-use crate::runtime::request::ToParam;
-use crate::runtime::response;
-use crate::runtime::response::Raw;
-use crate::runtime::response::ResponseValue;
-use crate::runtime::retry::RetryPolicy;
-use crate::runtime::transport::OperationInfo;
-use crate::runtime::transport::Transport;
 use std::sync::Arc;
 use std::time::Duration;
+use crate::runtime::codegen::{
+    request, response, Credentials, Error, JSON, OperationInfo, Query, RateLimit, Raw,
+    ResponseValue, RetryPolicy, SchemeKind, Secret, SecurityScheme, ToParam, Transport,
+};
 
 /// The servers the document lists; any other URL works with [`Client::builder`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,7 +107,7 @@ pub struct ClientBuilder {
     timeout: Option<Duration>,
     user_agent: Option<String>,
     http: Option<reqwest::Client>,
-    progress: Option<crate::runtime::progress::OnProgress>,
+    progress: Option<crate::runtime::codegen::OnProgress>,
 }
 
 impl ClientBuilder {
@@ -171,9 +159,9 @@ impl ClientBuilder {
     /// command line draws its progress line from this). Nothing is counted without it.
     pub fn on_progress(
         mut self,
-        report: impl Fn(crate::runtime::progress::Progress) + Send + Sync + 'static,
+        report: impl Fn(crate::runtime::codegen::Progress) + Send + Sync + 'static,
     ) -> Self {
-        self.progress = Some(crate::runtime::progress::OnProgress::new(report));
+        self.progress = Some(crate::runtime::codegen::OnProgress::new(report));
         self
     }
 
@@ -196,7 +184,7 @@ impl ClientBuilder {
                 let mut headers = http::HeaderMap::new();
                 headers.insert(http::header::USER_AGENT, value);
                 let builder = reqwest::Client::builder().default_headers(headers);
-                crate::runtime::transport::configured(
+                crate::runtime::codegen::transport::configured(
                         builder,
                         &self.base_url,
                         self.timeout,
@@ -252,7 +240,7 @@ impl Client {
     /// (`client.with_options(RequestOptions::new().timeout(d)).list_pets()`).
     pub fn with_options(
         &self,
-        options: crate::runtime::options::RequestOptions,
+        options: crate::runtime::codegen::RequestOptions,
     ) -> Client {
         Client {
             transport: Arc::new(self.transport.with_options(options)),
@@ -615,7 +603,7 @@ impl Client {
         const OPERATION: OperationInfo = OperationInfo::put("/blobs/{name}", "putBlob")
             .secured(&[&["basic"]]);
         let path = request::path(OPERATION.path, &[&name]);
-        let body = Ok::<_, crate::runtime::error::SendError>(body.clone())?;
+        let body = Ok::<_, crate::runtime::codegen::SendError>(body.clone())?;
         let raw = self
             .transport
             .send_body(
@@ -652,12 +640,12 @@ impl Client {
     pub async fn put_image(
         &self,
         name: &str,
-        body: impl Into<crate::runtime::request::Upload>,
+        body: impl Into<crate::runtime::codegen::Upload>,
     ) -> Result<ResponseValue<String>, Error<PutImageError>> {
         const OPERATION: OperationInfo = OperationInfo::put("/images/{name}", "putImage")
             .secured(&[&["basic"]]);
         let path = request::path(OPERATION.path, &[&name]);
-        let body: crate::runtime::request::Upload = body.into();
+        let body: crate::runtime::codegen::Upload = body.into();
         let content_type = body.content_type("image/png")?;
         let raw = self
             .transport
@@ -699,11 +687,11 @@ impl Client {
     /// [`Upload::content_type`](crate::runtime::request::Upload::content_type) says).
     pub async fn add_asset(
         &self,
-        body: impl Into<crate::runtime::request::Upload>,
+        body: impl Into<crate::runtime::codegen::Upload>,
     ) -> Result<ResponseValue<String>, Error<AddAssetError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/assets", "addAsset")
             .secured(&[&["basic"]]);
-        let body: crate::runtime::request::Upload = body.into();
+        let body: crate::runtime::codegen::Upload = body.into();
         let content_type = body.content_type("*/*")?;
         let raw = self
             .transport
@@ -749,7 +737,7 @@ impl Client {
             .secured(&[&["basic"]]);
         let body = Ok::<
             _,
-            crate::runtime::error::SendError,
+            crate::runtime::codegen::SendError,
         >(bytes::Bytes::from(body.to_owned()))?;
         let raw = self
             .transport
@@ -783,7 +771,7 @@ impl Client {
     /// ```
     pub async fn add_album(
         &self,
-        body: &crate::runtime::multipart::Form,
+        body: &crate::runtime::codegen::Form,
     ) -> Result<ResponseValue<types::AddAlbumOkBody>, Error<AddAlbumError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/albums", "addAlbum")
             .secured(&[&["basic"]]);
@@ -854,7 +842,7 @@ impl Client {
     /// `POST /posters` (operation `addPoster`).
     pub async fn add_poster_multipart(
         &self,
-        body: &crate::runtime::multipart::Form,
+        body: &crate::runtime::codegen::Form,
     ) -> Result<ResponseValue<types::AddPosterOkBody>, Error<AddPosterError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/posters", "addPoster")
             .secured(&[&["basic"]]);

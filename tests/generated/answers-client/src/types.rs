@@ -28,9 +28,7 @@
     ),
     allow(unused_imports, dead_code)
 )]
-use crate::runtime::enums;
-use crate::runtime::object;
-use crate::runtime::unions;
+use crate::runtime::codegen::{enums, object, unions};
 
 #[cfg(any(feature = "owners", feature = "profile"))]
 object::json! {

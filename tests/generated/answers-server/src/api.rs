@@ -27,11 +27,8 @@
 //! The [`AnswersApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
-use crate::runtime::params;
-use crate::runtime::response;
 use std::future::Future;
-use crate::runtime::context::RequestContext;
-use crate::runtime::problem::Problem;
+use crate::runtime::codegen::{params, response, Problem, RequestContext};
 
 /// Answers 1.0.0: implement one method per operation.
 ///
@@ -284,7 +281,7 @@ pub trait AnswersApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: AddPosterParams,
-        body: crate::runtime::body::OrMultipart<types::AddPosterBody>,
+        body: crate::OrMultipart<types::AddPosterBody>,
     ) -> impl Future<Output = Result<AddPosterResponse, Self::Error>> + Send {
         async { Ok(AddPosterResponse::Unimplemented) }
     }

@@ -35,11 +35,8 @@
 //! `mock_has_no_value` and every candidate's reason.
 
 use crate::api::*;
-use crate::runtime::context::RequestContext;
-use crate::runtime::mock::MockError;
-use crate::runtime::problem::Problem;
 use crate::types;
-use crate::runtime::mock;
+use crate::runtime::codegen::{mock, MockError, Problem, RequestContext};
 
 /// Implements [`AnswersApi`] from the document's examples (see the module's docs).
 #[derive(Debug, Clone, Copy, Default)]
@@ -285,7 +282,7 @@ impl AnswersApi for Mock {
         &self,
         _ctx: &RequestContext,
         _params: AddPosterParams,
-        _body: crate::runtime::body::OrMultipart<types::AddPosterBody>,
+        _body: crate::OrMultipart<types::AddPosterBody>,
     ) -> Result<AddPosterResponse, MockError> {
         let body: types::AddPosterOkBody = mock::value(
             "addPoster: 200 body",

@@ -36,25 +36,14 @@
 
 use crate::api::*;
 use crate::types;
-use crate::runtime::auth;
-use crate::runtime::auth::SchemeKind;
-use crate::runtime::auth::SecurityScheme;
-use crate::runtime::body;
-use crate::runtime::context::RequestContext;
-use crate::runtime::testing::TestServer;
-use crate::runtime::cors::DocumentCors;
-use crate::runtime::layer;
-use crate::runtime::layer::ServerConfig;
-use crate::runtime::params;
-use crate::runtime::params::RawParams;
-use crate::runtime::problem::Problem;
-use crate::runtime::response;
-use crate::runtime::validate::Validate;
-use crate::runtime::validate::Violations;
 use axum::extract::Request;
 use axum::response::Response;
-use axum::routing;
 use std::sync::Arc;
+use crate::runtime::codegen::{
+    auth, body, layer, params, response, routes, DocumentCors, Problem, RawParams,
+    RequestContext, SchemeKind, SecurityScheme, ServerConfig, TestServer, Validate,
+    Violations,
+};
 
 /// The path prefix of the document's first server; every route lives under it unless
 /// `ServerConfig::base_path` says otherwise.
@@ -87,159 +76,7 @@ const CORS: DocumentCors = DocumentCors {
 pub fn router<A: AnswersApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
     let config = config.document(&crate::document::DOCUMENT);
     let base = config.base_path_or(BASE_PATH);
-    let routes = axum::Router::new();
-    #[cfg(feature = "owners")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/owners/current"),
-            routing::get_service(
-                layer::operation(&api, handle_get_current_owner::<A>)
-                    .named("getCurrentOwner"),
-            ),
-        );
-    #[cfg(feature = "owners")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/owners"),
-            routing::get_service(
-                layer::operation(&api, handle_list_owners::<A>).named("listOwners"),
-            ),
-        );
-    #[cfg(feature = "owners")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/owners/{id}"),
-            routing::delete_service(
-                layer::operation(&api, handle_delete_owner::<A>).named("deleteOwner"),
-            ),
-        );
-    #[cfg(feature = "lateness")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/lateness"),
-            routing::get_service(
-                layer::operation(&api, handle_get_lateness::<A>).named("getLateness"),
-            ),
-        );
-    #[cfg(feature = "hold")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/hold"),
-            routing::post_service(layer::operation(&api, handle_hold::<A>).named("hold")),
-        );
-    #[cfg(feature = "report")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/report"),
-            routing::get_service(
-                layer::operation(&api, handle_get_report::<A>).named("getReport"),
-            ),
-        );
-    #[cfg(feature = "profile")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/profile"),
-            routing::get_service(
-                layer::operation(&api, handle_get_profile::<A>).named("getProfile"),
-            ),
-        );
-    #[cfg(feature = "motd")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/motd"),
-            routing::get_service(
-                layer::operation(&api, handle_get_motd::<A>).named("getMotd"),
-            ),
-        );
-    #[cfg(feature = "calls")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/calls"),
-            routing::get_service(
-                layer::operation(&api, handle_list_tool_calls::<A>)
-                    .named("listToolCalls"),
-            ),
-        );
-    #[cfg(feature = "speech")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/speech"),
-            routing::get_service(
-                layer::operation(&api, handle_get_speech::<A>).named("getSpeech"),
-            ),
-        );
-    #[cfg(feature = "socket")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/socket"),
-            routing::get_service(
-                layer::operation(&api, handle_open_socket::<A>).named("openSocket"),
-            ),
-        );
-    #[cfg(feature = "documents")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/documents/{id}"),
-            routing::get_service(
-                layer::operation(&api, handle_get_document::<A>).named("getDocument"),
-            ),
-        );
-    #[cfg(feature = "tokens")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/tokens/check"),
-            routing::post_service(
-                layer::operation(&api, handle_check_token::<A>).named("checkToken"),
-            ),
-        );
-    #[cfg(feature = "blobs")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/blobs/{name}"),
-            routing::put_service(
-                layer::operation(&api, handle_put_blob::<A>).named("putBlob"),
-            ),
-        );
-    #[cfg(feature = "images")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/images/{name}"),
-            routing::put_service(
-                layer::operation(&api, handle_put_image::<A>).named("putImage"),
-            ),
-        );
-    #[cfg(feature = "assets")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/assets"),
-            routing::post_service(
-                layer::operation(&api, handle_add_asset::<A>).named("addAsset"),
-            ),
-        );
-    #[cfg(feature = "notes")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/notes"),
-            routing::post_service(
-                layer::operation(&api, handle_add_note::<A>).named("addNote"),
-            ),
-        );
-    #[cfg(feature = "albums")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/albums"),
-            routing::post_service(
-                layer::operation(&api, handle_add_album::<A>).named("addAlbum"),
-            ),
-        );
-    #[cfg(feature = "posters")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/posters"),
-            routing::post_service(
-                layer::operation(&api, handle_add_poster::<A>).named("addPoster"),
-            ),
-        );
+    let routes = route_table(&api, &base);
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
 
@@ -254,6 +91,34 @@ pub async fn test_server<A: AnswersApi>(
     let base = config.base_path_or(BASE_PATH);
     let app = router(api, config.clone());
     TestServer::start(app, &config, &base).await
+}
+routes::declare! {
+    /// Every operation's route under `base`, named by its operation id (each
+    /// request's span and metrics carry it).
+    fn route_table<A: AnswersApi>(api: &Arc<A>, base: &str) -> axum::Router {
+        #[cfg(feature = "owners")]
+        get("/owners/current", handle_get_current_owner, "getCurrentOwner");
+        #[cfg(feature = "owners")] get("/owners", handle_list_owners, "listOwners");
+        #[cfg(feature = "owners")]
+        delete("/owners/{id}", handle_delete_owner, "deleteOwner");
+        #[cfg(feature = "lateness")] get("/lateness", handle_get_lateness, "getLateness");
+        #[cfg(feature = "hold")] post("/hold", handle_hold, "hold");
+        #[cfg(feature = "report")] get("/report", handle_get_report, "getReport");
+        #[cfg(feature = "profile")] get("/profile", handle_get_profile, "getProfile");
+        #[cfg(feature = "motd")] get("/motd", handle_get_motd, "getMotd");
+        #[cfg(feature = "calls")] get("/calls", handle_list_tool_calls, "listToolCalls");
+        #[cfg(feature = "speech")] get("/speech", handle_get_speech, "getSpeech");
+        #[cfg(feature = "socket")] get("/socket", handle_open_socket, "openSocket");
+        #[cfg(feature = "documents")]
+        get("/documents/{id}", handle_get_document, "getDocument");
+        #[cfg(feature = "tokens")] post("/tokens/check", handle_check_token, "checkToken");
+        #[cfg(feature = "blobs")] put("/blobs/{name}", handle_put_blob, "putBlob");
+        #[cfg(feature = "images")] put("/images/{name}", handle_put_image, "putImage");
+        #[cfg(feature = "assets")] post("/assets", handle_add_asset, "addAsset");
+        #[cfg(feature = "notes")] post("/notes", handle_add_note, "addNote");
+        #[cfg(feature = "albums")] post("/albums", handle_add_album, "addAlbum");
+        #[cfg(feature = "posters")] post("/posters", handle_add_poster, "addPoster");
+    }
 }
 
 #[cfg(feature = "owners")]
@@ -422,7 +287,7 @@ mod operations_socket {
                     &[&["basic"]],
                 )?;
                 let params = OpenSocketParams {};
-                crate::runtime::upgrade::require(&parts, "websocket")?;
+                crate::runtime::codegen::upgrade::require(&parts, "websocket")?;
                 let ctx = RequestContext::new("openSocket", scheme, parts);
                 let outcome = A::open_socket(&api, &ctx, params).await;
                 response::answer(outcome, |error| api.handle_error(&ctx, error))

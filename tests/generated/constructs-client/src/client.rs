@@ -24,25 +24,13 @@
     allow(unused_imports, dead_code)
 )]
 use crate::types;
-use crate::runtime::auth::Credentials;
-use crate::runtime::auth::SchemeKind;
-use crate::runtime::auth::Secret;
-use crate::runtime::auth::SecurityScheme;
-use crate::runtime::error::Error;
-use crate::runtime::ratelimit::RateLimit;
-use crate::runtime::request;
-use crate::runtime::request::JSON;
-use crate::runtime::request::Query;
-use crate::runtime::request::ObjectQuery;
-use crate::runtime::request::ToParam;
-use crate::runtime::response;
-use crate::runtime::response::Raw;
-use crate::runtime::response::ResponseValue;
-use crate::runtime::retry::RetryPolicy;
-use crate::runtime::transport::OperationInfo;
-use crate::runtime::transport::Transport;
 use std::sync::Arc;
 use std::time::Duration;
+use crate::runtime::codegen::{
+    request, response, Credentials, Error, JSON, ObjectQuery, OperationInfo, Query,
+    RateLimit, Raw, ResponseValue, RetryPolicy, SchemeKind, Secret, SecurityScheme,
+    ToParam, Transport,
+};
 
 /// The servers the document lists; any other URL works with [`Client::builder`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,7 +117,7 @@ pub struct ClientBuilder {
     timeout: Option<Duration>,
     user_agent: Option<String>,
     http: Option<reqwest::Client>,
-    progress: Option<crate::runtime::progress::OnProgress>,
+    progress: Option<crate::runtime::codegen::OnProgress>,
 }
 
 impl ClientBuilder {
@@ -199,9 +187,9 @@ impl ClientBuilder {
     /// command line draws its progress line from this). Nothing is counted without it.
     pub fn on_progress(
         mut self,
-        report: impl Fn(crate::runtime::progress::Progress) + Send + Sync + 'static,
+        report: impl Fn(crate::runtime::codegen::Progress) + Send + Sync + 'static,
     ) -> Self {
-        self.progress = Some(crate::runtime::progress::OnProgress::new(report));
+        self.progress = Some(crate::runtime::codegen::OnProgress::new(report));
         self
     }
 
@@ -224,7 +212,7 @@ impl ClientBuilder {
                 let mut headers = http::HeaderMap::new();
                 headers.insert(http::header::USER_AGENT, value);
                 let builder = reqwest::Client::builder().default_headers(headers);
-                crate::runtime::transport::configured(
+                crate::runtime::codegen::transport::configured(
                         builder,
                         &self.base_url,
                         self.timeout,
@@ -280,7 +268,7 @@ impl Client {
     /// (`client.with_options(RequestOptions::new().timeout(d)).list_pets()`).
     pub fn with_options(
         &self,
-        options: crate::runtime::options::RequestOptions,
+        options: crate::runtime::codegen::RequestOptions,
     ) -> Client {
         Client {
             transport: Arc::new(self.transport.with_options(options)),
@@ -413,7 +401,7 @@ impl Client {
     /// `POST /forms` (operation `post_forms`).
     pub async fn post_forms_multipart(
         &self,
-        body: Option<&crate::runtime::multipart::Form>,
+        body: Option<&crate::runtime::codegen::Form>,
     ) -> Result<ResponseValue<()>, Error<PostFormsError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/forms", "post_forms")
             .secured(&[&["oauth"]]);
@@ -483,7 +471,7 @@ impl Client {
     /// `POST /dishes` (operation `addDish`).
     pub async fn add_dish_multipart(
         &self,
-        body: &crate::runtime::multipart::Form,
+        body: &crate::runtime::codegen::Form,
     ) -> Result<ResponseValue<types::Dish>, Error<AddDishError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/dishes", "addDish");
         let (multipart_type, body) = body.encode();
@@ -530,10 +518,10 @@ impl Client {
     /// [`Upload::content_type`](crate::runtime::request::Upload::content_type) says).
     pub async fn put_raw_note(
         &self,
-        body: impl Into<crate::runtime::request::Upload>,
+        body: impl Into<crate::runtime::codegen::Upload>,
     ) -> Result<ResponseValue<String>, Error<PutRawNoteError>> {
         const OPERATION: OperationInfo = OperationInfo::put("/raw-notes", "putRawNote");
-        let body: crate::runtime::request::Upload = body.into();
+        let body: crate::runtime::codegen::Upload = body.into();
         let content_type = body.content_type("*/*")?;
         let raw = self
             .transport
@@ -605,7 +593,7 @@ impl Client {
     /// `POST /videos` (operation `createVideo`).
     pub async fn create_video_multipart(
         &self,
-        body: &crate::runtime::multipart::Form,
+        body: &crate::runtime::codegen::Form,
     ) -> Result<ResponseValue<String>, Error<CreateVideoError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/videos", "createVideo");
         let (multipart_type, body) = body.encode();
@@ -652,7 +640,7 @@ impl Client {
     /// ```
     pub async fn upload(
         &self,
-        body: &crate::runtime::multipart::Form,
+        body: &crate::runtime::codegen::Form,
     ) -> Result<ResponseValue<String>, Error<UploadError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/uploads", "upload");
         let (multipart_type, body) = body.encode();
@@ -696,7 +684,7 @@ impl Client {
         body: &bytes::Bytes,
     ) -> Result<ResponseValue<String>, Error<PutBlobsError>> {
         const OPERATION: OperationInfo = OperationInfo::put("/blobs", "put_blobs");
-        let body = Ok::<_, crate::runtime::error::SendError>(body.clone())?;
+        let body = Ok::<_, crate::runtime::codegen::SendError>(body.clone())?;
         let raw = self
             .transport
             .send_body(
@@ -727,7 +715,7 @@ impl Client {
         const OPERATION: OperationInfo = OperationInfo::post("/notes", "post_notes");
         let body = Ok::<
             _,
-            crate::runtime::error::SendError,
+            crate::runtime::codegen::SendError,
         >(bytes::Bytes::from(body.to_owned()))?;
         let raw = self
             .transport

@@ -25,11 +25,9 @@
     ),
     allow(unused_imports, dead_code)
 )]
-use crate::runtime::enums;
-use crate::runtime::object;
-use crate::runtime::unions;
 use serde::Deserialize;
 use serde::Serialize;
+use crate::runtime::codegen::{enums, object, unions};
 
 #[cfg(feature = "trees")]
 object::json! {
@@ -72,7 +70,7 @@ pub struct Client {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub _2fa: Option<bool>,
     /// Properties beyond the declared ones.
-    #[serde(flatten, deserialize_with = "crate::runtime::integer::deserialize")]
+    #[serde(flatten, deserialize_with = "crate::runtime::codegen::integer::deserialize")]
     pub additional_properties: std::collections::BTreeMap<String, i64>,
 }
 

@@ -24,11 +24,8 @@
 //! The [`ConstructsApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
-use crate::runtime::params;
-use crate::runtime::response;
 use std::future::Future;
-use crate::runtime::context::RequestContext;
-use crate::runtime::problem::Problem;
+use crate::runtime::codegen::{params, response, Problem, RequestContext};
 
 /// Constructs 0.3.0: implement one method per operation.
 ///
@@ -60,7 +57,7 @@ pub trait ConstructsApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: PostFormsParams,
-        body: Option<crate::runtime::body::OrMultipart<types::FormEntry>>,
+        body: Option<crate::OrMultipart<types::FormEntry>>,
     ) -> impl Future<Output = Result<PostFormsResponse, Self::Error>> + Send {
         async { Ok(PostFormsResponse::Unimplemented) }
     }
@@ -74,7 +71,7 @@ pub trait ConstructsApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: AddDishParams,
-        body: crate::runtime::body::OrMultipart<types::Dish>,
+        body: crate::OrMultipart<types::Dish>,
     ) -> impl Future<Output = Result<AddDishResponse, Self::Error>> + Send {
         async { Ok(AddDishResponse::Unimplemented) }
     }
@@ -102,7 +99,7 @@ pub trait ConstructsApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: CreateVideoParams,
-        body: crate::runtime::body::OrMultipart<types::CreateVideoBody>,
+        body: crate::OrMultipart<types::CreateVideoBody>,
     ) -> impl Future<Output = Result<CreateVideoResponse, Self::Error>> + Send {
         async { Ok(CreateVideoResponse::Unimplemented) }
     }

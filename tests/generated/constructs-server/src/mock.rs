@@ -32,11 +32,8 @@
 //! `mock_has_no_value` and every candidate's reason.
 
 use crate::api::*;
-use crate::runtime::context::RequestContext;
-use crate::runtime::mock::MockError;
-use crate::runtime::problem::Problem;
 use crate::types;
-use crate::runtime::mock;
+use crate::runtime::codegen::{mock, MockError, Problem, RequestContext};
 
 /// Implements [`ConstructsApi`] from the document's examples (see the module's docs).
 #[derive(Debug, Clone, Copy, Default)]
@@ -67,7 +64,7 @@ impl ConstructsApi for Mock {
         &self,
         _ctx: &RequestContext,
         _params: PostFormsParams,
-        _body: Option<crate::runtime::body::OrMultipart<types::FormEntry>>,
+        _body: Option<crate::OrMultipart<types::FormEntry>>,
     ) -> Result<PostFormsResponse, MockError> {
         Ok(PostFormsResponse::Created)
     }
@@ -78,7 +75,7 @@ impl ConstructsApi for Mock {
         &self,
         _ctx: &RequestContext,
         _params: AddDishParams,
-        _body: crate::runtime::body::OrMultipart<types::Dish>,
+        _body: crate::OrMultipart<types::Dish>,
     ) -> Result<AddDishResponse, MockError> {
         let body: types::Dish = mock::checked(
             "addDish: 200 body",
@@ -105,7 +102,7 @@ impl ConstructsApi for Mock {
         &self,
         _ctx: &RequestContext,
         _params: CreateVideoParams,
-        _body: crate::runtime::body::OrMultipart<types::CreateVideoBody>,
+        _body: crate::OrMultipart<types::CreateVideoBody>,
     ) -> Result<CreateVideoResponse, MockError> {
         let body: String = mock::value("createVideo: 201 body", &[r#""mock""#])?;
         Ok(CreateVideoResponse::Created(body))

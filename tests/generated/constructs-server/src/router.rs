@@ -33,33 +33,15 @@
 
 use crate::api::*;
 use crate::types;
-use crate::runtime::auth;
-use crate::runtime::auth::SchemeKind;
-use crate::runtime::auth::SecurityScheme;
-use crate::runtime::body;
-use crate::runtime::context::RequestContext;
-use crate::runtime::testing::TestServer;
-use crate::runtime::cors::DocumentCors;
-use crate::runtime::layer;
-use crate::runtime::layer::ServerConfig;
-use crate::runtime::params;
-use crate::runtime::params::Location;
-use crate::runtime::params::RawParams;
-use crate::runtime::params::ObjectQuery;
-use crate::runtime::params::PathParams;
-use crate::runtime::problem::Problem;
-use crate::runtime::response;
-use crate::runtime::errors::ErrorBodies;
-use crate::runtime::errors::ErrorBody;
-use crate::runtime::errors::StatusKey;
-use crate::runtime::schema::Held;
-use crate::runtime::validate;
-use crate::runtime::validate::Validate;
-use crate::runtime::validate::Violations;
 use axum::extract::Request;
 use axum::response::Response;
-use axum::routing;
 use std::sync::Arc;
+use crate::runtime::codegen::{
+    auth, body, layer, params, response, routes, validate, DocumentCors, ErrorBodies,
+    ErrorBody, Held, Location, ObjectQuery, PathParams, Problem, RawParams,
+    RequestContext, SchemeKind, SecurityScheme, ServerConfig, StatusKey, TestServer,
+    Validate, Violations,
+};
 
 /// The path prefix of the document's first server; every route lives under it unless
 /// `ServerConfig::base_path` says otherwise.
@@ -105,111 +87,7 @@ pub fn router<A: ConstructsApi>(api: Arc<A>, config: ServerConfig) -> axum::Rout
     let config = config.document(&crate::document::DOCUMENT);
     let config = config.document_errors(&ERRORS);
     let base = config.base_path_or(BASE_PATH);
-    let routes = axum::Router::new();
-    #[cfg(feature = "trees")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/trees/{id}"),
-            routing::get_service(
-                layer::operation(&api, handle_get_trees_id::<A>).named("get_trees_id"),
-            ),
-        );
-    #[cfg(feature = "forms")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/forms"),
-            routing::post_service(
-                layer::operation(&api, handle_post_forms::<A>).named("post_forms"),
-            ),
-        );
-    #[cfg(feature = "dishes")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/dishes"),
-            routing::post_service(
-                layer::operation(&api, handle_add_dish::<A>).named("addDish"),
-            ),
-        );
-    #[cfg(feature = "raw-notes")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/raw-notes"),
-            routing::put_service(
-                layer::operation(&api, handle_put_raw_note::<A>).named("putRawNote"),
-            ),
-        );
-    #[cfg(feature = "videos")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/videos"),
-            routing::post_service(
-                layer::operation(&api, handle_create_video::<A>).named("createVideo"),
-            ),
-        );
-    #[cfg(feature = "uploads")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/uploads"),
-            routing::post_service(
-                layer::operation(&api, handle_upload::<A>).named("upload"),
-            ),
-        );
-    #[cfg(feature = "blobs")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/blobs"),
-            routing::put_service(
-                layer::operation(&api, handle_put_blobs::<A>).named("put_blobs"),
-            ),
-        );
-    #[cfg(feature = "notes")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/notes"),
-            routing::post_service(
-                layer::operation(&api, handle_post_notes::<A>).named("post_notes"),
-            ),
-        );
-    #[cfg(feature = "tagged")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/tagged"),
-            routing::get_service(
-                layer::operation(&api, handle_list_tagged::<A>).named("listTagged"),
-            ),
-        );
-    #[cfg(feature = "things")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/things"),
-            routing::get_service(
-                layer::operation(&api, handle_get_things::<A>).named("get_things"),
-            ),
-        );
-    #[cfg(feature = "filters")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/filters"),
-            routing::get_service(
-                layer::operation(&api, handle_echo_filters::<A>).named("echoFilters"),
-            ),
-        );
-    #[cfg(feature = "choices")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/choices"),
-            routing::post_service(
-                layer::operation(&api, handle_echo_choices::<A>).named("echoChoices"),
-            ),
-        );
-    #[cfg(feature = "labels")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/labels/{names}"),
-            routing::get_service(
-                layer::operation(&api, handle_echo_labels::<A>).named("echoLabels"),
-            ),
-        );
+    let routes = route_table(&api, &base);
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
 
@@ -224,6 +102,25 @@ pub async fn test_server<A: ConstructsApi>(
     let base = config.base_path_or(BASE_PATH);
     let app = router(api, config.clone());
     TestServer::start(app, &config, &base).await
+}
+routes::declare! {
+    /// Every operation's route under `base`, named by its operation id (each
+    /// request's span and metrics carry it).
+    fn route_table<A: ConstructsApi>(api: &Arc<A>, base: &str) -> axum::Router {
+        #[cfg(feature = "trees")] get("/trees/{id}", handle_get_trees_id, "get_trees_id");
+        #[cfg(feature = "forms")] post("/forms", handle_post_forms, "post_forms");
+        #[cfg(feature = "dishes")] post("/dishes", handle_add_dish, "addDish");
+        #[cfg(feature = "raw-notes")] put("/raw-notes", handle_put_raw_note, "putRawNote");
+        #[cfg(feature = "videos")] post("/videos", handle_create_video, "createVideo");
+        #[cfg(feature = "uploads")] post("/uploads", handle_upload, "upload");
+        #[cfg(feature = "blobs")] put("/blobs", handle_put_blobs, "put_blobs");
+        #[cfg(feature = "notes")] post("/notes", handle_post_notes, "post_notes");
+        #[cfg(feature = "tagged")] get("/tagged", handle_list_tagged, "listTagged");
+        #[cfg(feature = "things")] get("/things", handle_get_things, "get_things");
+        #[cfg(feature = "filters")] get("/filters", handle_echo_filters, "echoFilters");
+        #[cfg(feature = "choices")] post("/choices", handle_echo_choices, "echoChoices");
+        #[cfg(feature = "labels")] get("/labels/{names}", handle_echo_labels, "echoLabels");
+    }
 }
 
 /// A shape of the document's error answers

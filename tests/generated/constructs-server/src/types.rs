@@ -25,14 +25,9 @@
     ),
     allow(unused_imports, dead_code)
 )]
-use crate::runtime::enums;
-use crate::runtime::object;
-use crate::runtime::unions;
-use crate::runtime::validate;
-use crate::runtime::validate::Validate;
-use crate::runtime::validate::Violations;
 use serde::Deserialize;
 use serde::Serialize;
+use crate::runtime::codegen::{enums, object, unions, validate, Validate, Violations};
 
 #[cfg(feature = "trees")]
 object::json! {
@@ -62,45 +57,45 @@ pub struct Client {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
+        deserialize_with = "crate::runtime::codegen::body::non_null"
     )]
     pub self_: Option<String>,
     #[serde(rename = "self")]
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
+        deserialize_with = "crate::runtime::codegen::body::non_null"
     )]
     pub self_2: Option<String>,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
+        deserialize_with = "crate::runtime::codegen::body::non_null"
     )]
     pub r#type: Option<String>,
     #[serde(rename = "Type")]
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
+        deserialize_with = "crate::runtime::codegen::body::non_null"
     )]
     pub type_2: Option<String>,
     #[serde(rename = "additional_properties")]
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
+        deserialize_with = "crate::runtime::codegen::body::non_null"
     )]
     pub additional_properties_2: Option<i64>,
     #[serde(rename = "2fa")]
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
+        deserialize_with = "crate::runtime::codegen::body::non_null"
     )]
     pub _2fa: Option<bool>,
     /// Properties beyond the declared ones.
-    #[serde(flatten, deserialize_with = "crate::runtime::integer::deserialize")]
+    #[serde(flatten, deserialize_with = "crate::runtime::codegen::integer::deserialize")]
     pub additional_properties: std::collections::BTreeMap<String, i64>,
 }
 

@@ -170,13 +170,13 @@ mod operations_amounts {
 
     /// `post-amounts`: calls `postAmounts`.
     pub(super) fn post_amounts(call: &Call, m: &ArgMatches) -> Outcome {
-        let total: crate::runtime::decimal::Decimal = support::required(m, "total")?;
+        let total: crate::runtime::codegen::Decimal = support::required(m, "total")?;
         let options = PostAmountsOptions::default()
             .with_least(
-                support::optional::<crate::runtime::decimal::Decimal>(m, "least")?,
+                support::optional::<crate::runtime::codegen::Decimal>(m, "least")?,
             )
             .with_x_big(
-                support::optional::<crate::runtime::decimal::Decimal>(m, "x-big")?,
+                support::optional::<crate::runtime::codegen::Decimal>(m, "x-big")?,
             );
         let body: Option<types::Amounts> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;

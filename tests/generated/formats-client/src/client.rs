@@ -7,21 +7,12 @@
     allow(unused_imports, dead_code)
 )]
 use crate::types;
-use crate::runtime::auth::Credentials;
-use crate::runtime::auth::SecurityScheme;
-use crate::runtime::error::Error;
-use crate::runtime::ratelimit::RateLimit;
-use crate::runtime::request;
-use crate::runtime::request::JSON;
-use crate::runtime::request::ToParam;
-use crate::runtime::response;
-use crate::runtime::response::Raw;
-use crate::runtime::response::ResponseValue;
-use crate::runtime::retry::RetryPolicy;
-use crate::runtime::transport::OperationInfo;
-use crate::runtime::transport::Transport;
 use std::sync::Arc;
 use std::time::Duration;
+use crate::runtime::codegen::{
+    request, response, Credentials, Error, JSON, OperationInfo, RateLimit, Raw,
+    ResponseValue, RetryPolicy, SecurityScheme, ToParam, Transport,
+};
 
 /// The document lists no servers; pass a URL to [`Client::builder`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,7 +43,7 @@ pub struct ClientBuilder {
     timeout: Option<Duration>,
     user_agent: Option<String>,
     http: Option<reqwest::Client>,
-    progress: Option<crate::runtime::progress::OnProgress>,
+    progress: Option<crate::runtime::codegen::OnProgress>,
 }
 
 impl ClientBuilder {
@@ -87,9 +78,9 @@ impl ClientBuilder {
     /// command line draws its progress line from this). Nothing is counted without it.
     pub fn on_progress(
         mut self,
-        report: impl Fn(crate::runtime::progress::Progress) + Send + Sync + 'static,
+        report: impl Fn(crate::runtime::codegen::Progress) + Send + Sync + 'static,
     ) -> Self {
-        self.progress = Some(crate::runtime::progress::OnProgress::new(report));
+        self.progress = Some(crate::runtime::codegen::OnProgress::new(report));
         self
     }
 
@@ -112,7 +103,7 @@ impl ClientBuilder {
                 let mut headers = http::HeaderMap::new();
                 headers.insert(http::header::USER_AGENT, value);
                 let builder = reqwest::Client::builder().default_headers(headers);
-                crate::runtime::transport::configured(
+                crate::runtime::codegen::transport::configured(
                         builder,
                         &self.base_url,
                         self.timeout,
@@ -168,7 +159,7 @@ impl Client {
     /// (`client.with_options(RequestOptions::new().timeout(d)).list_pets()`).
     pub fn with_options(
         &self,
-        options: crate::runtime::options::RequestOptions,
+        options: crate::runtime::codegen::RequestOptions,
     ) -> Client {
         Client {
             transport: Arc::new(self.transport.with_options(options)),
@@ -222,7 +213,7 @@ impl Client {
     /// them.
     pub async fn post_amounts(
         &self,
-        total: crate::runtime::decimal::Decimal,
+        total: crate::runtime::codegen::Decimal,
         body: &types::Amounts,
     ) -> Result<ResponseValue<types::Amounts>, Error<PostAmountsError>> {
         self.post_amounts_with(total, body, Default::default()).await
@@ -233,7 +224,7 @@ impl Client {
     /// `POST /amounts/{total}` (operation `postAmounts`).
     pub async fn post_amounts_with(
         &self,
-        total: crate::runtime::decimal::Decimal,
+        total: crate::runtime::codegen::Decimal,
         body: &types::Amounts,
         options: PostAmountsOptions,
     ) -> Result<ResponseValue<types::Amounts>, Error<PostAmountsError>> {
@@ -381,10 +372,10 @@ mod operations_amounts {
         pub struct PostAmountsOptions {
             /// (query parameter `least`; the server uses `0.5` when unset)
             #[param("least", with_least, query)]
-            pub least: Option<crate::runtime::decimal::Decimal>,
+            pub least: Option<crate::runtime::codegen::Decimal>,
             /// (header parameter `X-Big`)
             #[param("X-Big", with_x_big)]
-            pub x_big: Option<crate::runtime::decimal::Decimal>,
+            pub x_big: Option<crate::runtime::codegen::Decimal>,
         }
     }
 

@@ -8,7 +8,7 @@
     not(all(feature = "amounts", feature = "events")),
     allow(unused_imports, dead_code)
 )]
-use crate::runtime::object;
+use crate::runtime::codegen::object;
 
 #[cfg(feature = "events")]
 object::json! {
@@ -54,24 +54,24 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/Amounts`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(price: crate::runtime::decimal::Decimal))]
+    #[json(new(price: crate::runtime::codegen::Decimal))]
     pub struct Amounts {
         #[json("price", required)]
-        pub price: crate::runtime::decimal::Decimal,
-        #[json("big", optional, with_big: into(crate::runtime::decimal::Decimal))]
-        pub big: Option<crate::runtime::decimal::Decimal>,
-        #[json("tier", optional, with_tier: into(crate::runtime::decimal::Decimal))]
-        pub tier: Option<crate::runtime::decimal::Decimal>,
-        #[json("parts", optional, with_parts: into(Vec<crate::runtime::decimal::Decimal>))]
-        pub parts: Option<Vec<crate::runtime::decimal::Decimal>>,
+        pub price: crate::runtime::codegen::Decimal,
+        #[json("big", optional, with_big: into(crate::runtime::codegen::Decimal))]
+        pub big: Option<crate::runtime::codegen::Decimal>,
+        #[json("tier", optional, with_tier: into(crate::runtime::codegen::Decimal))]
+        pub tier: Option<crate::runtime::codegen::Decimal>,
+        #[json("parts", optional, with_parts: into(Vec<crate::runtime::codegen::Decimal>))]
+        pub parts: Option<Vec<crate::runtime::codegen::Decimal>>,
         #[json("text", optional, with_text: text)]
         pub text: Option<String>,
         #[json(
             "echoed",
             optional,
-            with_echoed: into(Vec<Option<crate::runtime::decimal::Decimal>>)
+            with_echoed: into(Vec<Option<crate::runtime::codegen::Decimal>>)
         )]
-        pub echoed: Option<Vec<Option<crate::runtime::decimal::Decimal>>>,
+        pub echoed: Option<Vec<Option<crate::runtime::codegen::Decimal>>>,
     }
 }
 
@@ -79,10 +79,10 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/HeldAmount`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(price: crate::runtime::decimal::Decimal))]
+    #[json(new(price: crate::runtime::codegen::Decimal))]
     pub struct HeldAmount {
         #[json("price", required)]
-        pub price: crate::runtime::decimal::Decimal,
+        pub price: crate::runtime::codegen::Decimal,
     }
 }
 object::json! {

@@ -7,11 +7,8 @@
 //! The [`FormatsApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
-use crate::runtime::params;
-use crate::runtime::response;
 use std::future::Future;
-use crate::runtime::context::RequestContext;
-use crate::runtime::problem::Problem;
+use crate::runtime::codegen::{params, response, Problem, RequestContext};
 
 /// Formats 0.1.0: implement one method per operation.
 ///
@@ -117,11 +114,11 @@ mod operations_amounts {
     #[derive(Debug, Clone, PartialEq)]
     pub struct PostAmountsParams {
         /// (path parameter `total`)
-        pub total: crate::runtime::decimal::Decimal,
+        pub total: crate::runtime::codegen::Decimal,
         /// (query parameter `least`, default `0.5`)
-        pub least: crate::runtime::decimal::Decimal,
+        pub least: crate::runtime::codegen::Decimal,
         /// (header parameter `X-Big`)
-        pub x_big: Option<crate::runtime::decimal::Decimal>,
+        pub x_big: Option<crate::runtime::codegen::Decimal>,
     }
 
     response::answers! {

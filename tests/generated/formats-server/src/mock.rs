@@ -15,11 +15,8 @@
 //! `mock_has_no_value` and every candidate's reason.
 
 use crate::api::*;
-use crate::runtime::context::RequestContext;
-use crate::runtime::mock::MockError;
-use crate::runtime::problem::Problem;
 use crate::types;
-use crate::runtime::mock;
+use crate::runtime::codegen::{mock, MockError, Problem, RequestContext};
 
 /// Implements [`FormatsApi`] from the document's examples (see the module's docs).
 #[derive(Debug, Clone, Copy, Default)]

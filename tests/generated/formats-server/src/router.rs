@@ -16,27 +16,14 @@
 
 use crate::api::*;
 use crate::types;
-use crate::runtime::auth;
-use crate::runtime::auth::SecurityScheme;
-use crate::runtime::body;
-use crate::runtime::context::RequestContext;
-use crate::runtime::testing::TestServer;
-use crate::runtime::cors::DocumentCors;
-use crate::runtime::layer;
-use crate::runtime::layer::ServerConfig;
-use crate::runtime::params;
-use crate::runtime::params::Location;
-use crate::runtime::params::RawParams;
-use crate::runtime::problem::Problem;
-use crate::runtime::response;
-use crate::runtime::schema::Held;
-use crate::runtime::validate;
-use crate::runtime::validate::Validate;
-use crate::runtime::validate::Violations;
 use axum::extract::Request;
 use axum::response::Response;
-use axum::routing;
 use std::sync::Arc;
+use crate::runtime::codegen::{
+    auth, body, layer, params, response, routes, validate, DocumentCors, Held, Location,
+    Problem, RawParams, RequestContext, SecurityScheme, ServerConfig, TestServer,
+    Validate, Violations,
+};
 
 /// The path prefix of the document's first server; every route lives under it unless
 /// `ServerConfig::base_path` says otherwise.
@@ -64,35 +51,7 @@ const CORS: DocumentCors = DocumentCors {
 pub fn router<A: FormatsApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
     let config = config.document(&crate::document::DOCUMENT);
     let base = config.base_path_or(BASE_PATH);
-    let routes = axum::Router::new();
-    #[cfg(feature = "amounts")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/amounts"),
-            routing::put_service(
-                layer::operation(&api, handle_put_held_amount::<A>)
-                    .named("putHeldAmount"),
-            ),
-        );
-    #[cfg(feature = "amounts")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/amounts/{total}"),
-            routing::post_service(
-                layer::operation(&api, handle_post_amounts::<A>).named("postAmounts"),
-            ),
-        );
-    #[cfg(feature = "events")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/events/{id}"),
-            routing::get_service(
-                    layer::operation(&api, handle_get_event::<A>).named("getEvent"),
-                )
-                .put_service(
-                    layer::operation(&api, handle_put_event::<A>).named("putEvent"),
-                ),
-        );
+    let routes = route_table(&api, &base);
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
 
@@ -107,6 +66,17 @@ pub async fn test_server<A: FormatsApi>(
     let base = config.base_path_or(BASE_PATH);
     let app = router(api, config.clone());
     TestServer::start(app, &config, &base).await
+}
+routes::declare! {
+    /// Every operation's route under `base`, named by its operation id (each
+    /// request's span and metrics carry it).
+    fn route_table<A: FormatsApi>(api: &Arc<A>, base: &str) -> axum::Router {
+        #[cfg(feature = "amounts")] put("/amounts", handle_put_held_amount, "putHeldAmount");
+        #[cfg(feature = "amounts")]
+        post("/amounts/{total}", handle_post_amounts, "postAmounts");
+        #[cfg(feature = "events")] get("/events/{id}", handle_get_event, "getEvent");
+        #[cfg(feature = "events")] put("/events/{id}", handle_put_event, "putEvent");
+    }
 }
 
 #[cfg(feature = "amounts")]
@@ -164,12 +134,12 @@ mod operations_amounts {
                     let mut errors = Violations::new();
                     let path = params::path_params(&mut parts).await?;
                     let raw = RawParams::from_parts(&parts, path);
-                    let total: Option<crate::runtime::decimal::Decimal> = raw
+                    let total: Option<crate::runtime::codegen::Decimal> = raw
                         .required(Location::Path, "total", &mut errors);
-                    let least: crate::runtime::decimal::Decimal = raw
+                    let least: crate::runtime::codegen::Decimal = raw
                         .optional(Location::Query, "least", &mut errors)
-                        .unwrap_or(crate::runtime::decimal::Decimal::from_static("0.5"));
-                    let x_big: Option<crate::runtime::decimal::Decimal> = raw
+                        .unwrap_or(crate::runtime::codegen::Decimal::from_static("0.5"));
+                    let x_big: Option<crate::runtime::codegen::Decimal> = raw
                         .optional(Location::Header, "X-Big", &mut errors);
                     let out = &mut errors;
                     {

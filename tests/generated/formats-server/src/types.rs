@@ -8,10 +8,7 @@
     not(all(feature = "amounts", feature = "events")),
     allow(unused_imports, dead_code)
 )]
-use crate::runtime::object;
-use crate::runtime::validate;
-use crate::runtime::validate::Validate;
-use crate::runtime::validate::Violations;
+use crate::runtime::codegen::{object, validate, Validate, Violations};
 
 #[cfg(feature = "events")]
 object::json! {
@@ -79,28 +76,28 @@ impl Validate for Event {
 object::json! {
     /// Schema: `/components/schemas/Amounts`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(price: crate::runtime::decimal::Decimal))]
+    #[json(new(price: crate::runtime::codegen::Decimal))]
     pub struct Amounts {
         #[json("price", required)]
-        pub price: crate::runtime::decimal::Decimal,
-        #[json("big", optional_not_null, with_big: into(crate::runtime::decimal::Decimal))]
-        pub big: Option<crate::runtime::decimal::Decimal>,
-        #[json("tier", optional_not_null, with_tier: into(crate::runtime::decimal::Decimal))]
-        pub tier: Option<crate::runtime::decimal::Decimal>,
+        pub price: crate::runtime::codegen::Decimal,
+        #[json("big", optional_not_null, with_big: into(crate::runtime::codegen::Decimal))]
+        pub big: Option<crate::runtime::codegen::Decimal>,
+        #[json("tier", optional_not_null, with_tier: into(crate::runtime::codegen::Decimal))]
+        pub tier: Option<crate::runtime::codegen::Decimal>,
         #[json(
             "parts",
             optional_not_null,
-            with_parts: into(Vec<crate::runtime::decimal::Decimal>)
+            with_parts: into(Vec<crate::runtime::codegen::Decimal>)
         )]
-        pub parts: Option<Vec<crate::runtime::decimal::Decimal>>,
+        pub parts: Option<Vec<crate::runtime::codegen::Decimal>>,
         #[json("text", optional_not_null, with_text: text)]
         pub text: Option<String>,
         #[json(
             "echoed",
             optional_not_null,
-            with_echoed: into(Vec<Option<crate::runtime::decimal::Decimal>>)
+            with_echoed: into(Vec<Option<crate::runtime::codegen::Decimal>>)
         )]
-        pub echoed: Option<Vec<Option<crate::runtime::decimal::Decimal>>>,
+        pub echoed: Option<Vec<Option<crate::runtime::codegen::Decimal>>>,
     }
 }
 
@@ -131,8 +128,8 @@ impl Validate for Amounts {
             validate::check_one_of(
                 value,
                 &[
-                    crate::runtime::decimal::Decimal::from_static("1"),
-                    crate::runtime::decimal::Decimal::from_static("12345678901234567"),
+                    crate::runtime::codegen::Decimal::from_static("1"),
+                    crate::runtime::codegen::Decimal::from_static("12345678901234567"),
                 ],
                 &at,
                 out,
@@ -150,10 +147,10 @@ object::json! {
     /// Schema: `/components/schemas/HeldAmount`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(price: crate::runtime::decimal::Decimal))]
+    #[json(new(price: crate::runtime::codegen::Decimal))]
     pub struct HeldAmount {
         #[json("price", required)]
-        pub price: crate::runtime::decimal::Decimal,
+        pub price: crate::runtime::codegen::Decimal,
     }
 }
 object::json! {

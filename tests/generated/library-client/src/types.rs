@@ -8,9 +8,7 @@
     not(all(feature = "books", feature = "members")),
     allow(unused_imports, dead_code)
 )]
-use crate::runtime::enums;
-use crate::runtime::object;
-use crate::runtime::unions;
+use crate::runtime::codegen::{enums, object, unions};
 
 #[cfg(feature = "books")]
 enums::string! {

@@ -16,28 +16,14 @@
 
 use crate::api::*;
 use crate::types;
-use crate::runtime::auth;
-use crate::runtime::auth::SchemeKind;
-use crate::runtime::auth::SecurityScheme;
-use crate::runtime::body;
-use crate::runtime::context::RequestContext;
-use crate::runtime::testing::TestServer;
-use crate::runtime::cors::DocumentCors;
-use crate::runtime::layer;
-use crate::runtime::layer::ServerConfig;
-use crate::runtime::params;
-use crate::runtime::params::RawParams;
-use crate::runtime::problem::Problem;
-use crate::runtime::response;
-use crate::runtime::schema::Held;
-use crate::runtime::validate::Validate;
-use crate::runtime::validate::Violations;
-use crate::runtime::ratelimit::Quota;
-use crate::runtime::ratelimit::RateLimitPolicy;
 use axum::extract::Request;
 use axum::response::Response;
-use axum::routing;
 use std::sync::Arc;
+use crate::runtime::codegen::{
+    auth, body, layer, params, response, routes, DocumentCors, Held, Problem, Quota,
+    RateLimitPolicy, RawParams, RequestContext, SchemeKind, SecurityScheme, ServerConfig,
+    TestServer, Validate, Violations,
+};
 
 /// The path prefix of the document's first server; every route lives under it unless
 /// `ServerConfig::base_path` says otherwise.
@@ -70,36 +56,7 @@ const CORS: DocumentCors = DocumentCors {
 pub fn router<A: LendingLibraryApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
     let config = config.document(&crate::document::DOCUMENT);
     let base = config.base_path_or(BASE_PATH);
-    let routes = axum::Router::new();
-    #[cfg(feature = "books")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/books"),
-            routing::get_service(
-                layer::operation(&api, handle_search_books::<A>).named("searchBooks"),
-            ),
-        );
-    #[cfg(feature = "books")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/books/{isbn}"),
-            routing::get_service(
-                    layer::operation(&api, handle_get_books_isbn::<A>)
-                        .named("get_books_isbn"),
-                )
-                .delete_service(
-                    layer::operation(&api, handle_withdraw_book::<A>)
-                        .named("withdrawBook"),
-                ),
-        );
-    #[cfg(feature = "members")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/members/{memberId}/loans"),
-            routing::post_service(
-                layer::operation(&api, handle_lend_book::<A>).named("lendBook"),
-            ),
-        );
+    let routes = route_table(&api, &base);
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
 
@@ -114,6 +71,19 @@ pub async fn test_server<A: LendingLibraryApi>(
     let base = config.base_path_or(BASE_PATH);
     let app = router(api, config.clone());
     TestServer::start(app, &config, &base).await
+}
+routes::declare! {
+    /// Every operation's route under `base`, named by its operation id (each
+    /// request's span and metrics carry it).
+    fn route_table<A: LendingLibraryApi>(api: &Arc<A>, base: &str) -> axum::Router {
+        #[cfg(feature = "books")] get("/books", handle_search_books, "searchBooks");
+        #[cfg(feature = "books")]
+        get("/books/{isbn}", handle_get_books_isbn, "get_books_isbn");
+        #[cfg(feature = "books")]
+        delete("/books/{isbn}", handle_withdraw_book, "withdrawBook");
+        #[cfg(feature = "members")]
+        post("/members/{memberId}/loans", handle_lend_book, "lendBook");
+    }
 }
 
 /// The rate-limit policy the document states in `x-rate-limit`: plans, the plan of

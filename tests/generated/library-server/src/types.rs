@@ -8,12 +8,7 @@
     not(all(feature = "books", feature = "members")),
     allow(unused_imports, dead_code)
 )]
-use crate::runtime::enums;
-use crate::runtime::object;
-use crate::runtime::unions;
-use crate::runtime::validate;
-use crate::runtime::validate::Validate;
-use crate::runtime::validate::Violations;
+use crate::runtime::codegen::{enums, object, unions, validate, Validate, Violations};
 
 #[cfg(feature = "books")]
 enums::string! {

@@ -26,11 +26,9 @@
     ),
     allow(unused_imports, dead_code)
 )]
-use crate::runtime::enums;
-use crate::runtime::object;
-use crate::runtime::unions;
 use serde::Deserialize;
 use serde::Serialize;
+use crate::runtime::codegen::{enums, object, unions};
 
 /// Reads a property that may be absent (`None`, via `#[serde(default)]`), `null`
 /// (`Some(None)`) or a value (`Some(Some(_))`).
@@ -363,7 +361,7 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/Shipment`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(position: (f64, f64), token: crate::runtime::base64::Base64Url))]
+    #[json(new(position: (f64, f64), token: crate::runtime::codegen::Base64Url))]
     pub struct Shipment {
         /// Latitude and longitude.
         #[json("position", required)]
@@ -372,7 +370,7 @@ object::json! {
         #[json("via", optional, with_via: into(Vec<String>))]
         pub via: Option<Vec<String>>,
         #[json("token", required)]
-        pub token: crate::runtime::base64::Base64Url,
+        pub token: crate::runtime::codegen::Base64Url,
         #[json("trackingNumber", optional, with_tracking_number: text)]
         pub tracking_number: Option<String>,
         #[json("carrier", optional, with_carrier: text)]
@@ -521,8 +519,8 @@ object::json! {
     pub struct RecordDigest {
         #[json("algorithm", required)]
         pub algorithm: RecordDigestAlgorithm,
-        #[json("value", optional, with_value: into(crate::runtime::base64::Base64))]
-        pub value: Option<crate::runtime::base64::Base64>,
+        #[json("value", optional, with_value: into(crate::runtime::codegen::Base64))]
+        pub value: Option<crate::runtime::codegen::Base64>,
     }
 }
 

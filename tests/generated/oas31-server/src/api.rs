@@ -25,11 +25,8 @@
 //! The [`Oas31Api`] trait and the inputs and responses of each operation.
 
 use crate::types;
-use crate::runtime::params;
-use crate::runtime::response;
 use std::future::Future;
-use crate::runtime::context::RequestContext;
-use crate::runtime::problem::Problem;
+use crate::runtime::codegen::{params, response, Problem, RequestContext};
 
 /// Oas31 0.1.0: implement one method per operation.
 ///
@@ -238,9 +235,7 @@ pub trait Oas31Api: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: PutModerationParams,
-        body: crate::runtime::body::OrMultipart<
-            std::collections::BTreeMap<String, String>,
-        >,
+        body: crate::OrMultipart<std::collections::BTreeMap<String, String>>,
     ) -> impl Future<Output = Result<PutModerationResponse, Self::Error>> + Send {
         async { Ok(PutModerationResponse::Unimplemented) }
     }

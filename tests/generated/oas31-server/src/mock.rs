@@ -33,11 +33,8 @@
 //! `mock_has_no_value` and every candidate's reason.
 
 use crate::api::*;
-use crate::runtime::context::RequestContext;
-use crate::runtime::mock::MockError;
-use crate::runtime::problem::Problem;
 use crate::types;
-use crate::runtime::mock;
+use crate::runtime::codegen::{mock, MockError, Problem, RequestContext};
 
 /// Implements [`Oas31Api`] from the document's examples (see the module's docs).
 #[derive(Debug, Clone, Copy, Default)]
@@ -227,9 +224,7 @@ impl Oas31Api for Mock {
         &self,
         _ctx: &RequestContext,
         _params: PutModerationParams,
-        _body: crate::runtime::body::OrMultipart<
-            std::collections::BTreeMap<String, String>,
-        >,
+        _body: crate::OrMultipart<std::collections::BTreeMap<String, String>>,
     ) -> Result<PutModerationResponse, MockError> {
         Ok(PutModerationResponse::NoContent)
     }

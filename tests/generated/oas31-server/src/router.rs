@@ -34,30 +34,15 @@
 
 use crate::api::*;
 use crate::types;
-use crate::runtime::auth;
-use crate::runtime::auth::SecurityScheme;
-use crate::runtime::body;
-use crate::runtime::context::RequestContext;
-use crate::runtime::testing::TestServer;
-use crate::runtime::cors::DocumentCors;
-use crate::runtime::idempotency;
-use crate::runtime::layer;
-use crate::runtime::layer::Runtime;
-use crate::runtime::layer::ServerConfig;
-use crate::runtime::params::Location;
-use crate::runtime::params::RawParams;
-use crate::runtime::params::PathParams;
-use crate::runtime::problem::Problem;
-use crate::runtime::response;
-use crate::runtime::schema::Held;
-use crate::runtime::validate;
-use crate::runtime::validate::Validate;
-use crate::runtime::validate::Violations;
 use axum::body::Body;
 use axum::extract::Request;
 use axum::response::Response;
-use axum::routing;
 use std::sync::Arc;
+use crate::runtime::codegen::{
+    auth, body, idempotency, layer, response, routes, validate, DocumentCors, Held,
+    Location, PathParams, Problem, RawParams, RequestContext, Runtime, SecurityScheme,
+    ServerConfig, TestServer, Validate, Violations,
+};
 
 /// The path prefix of the document's first server; every route lives under it unless
 /// `ServerConfig::base_path` says otherwise.
@@ -85,124 +70,7 @@ const CORS: DocumentCors = DocumentCors {
 pub fn router<A: Oas31Api>(api: Arc<A>, config: ServerConfig) -> axum::Router {
     let config = config.document(&crate::document::DOCUMENT);
     let base = config.base_path_or(BASE_PATH);
-    let routes = axum::Router::new();
-    #[cfg(feature = "records")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/records"),
-            routing::post_service(
-                layer::operation(&api, handle_add_record::<A>).named("addRecord"),
-            ),
-        );
-    #[cfg(feature = "labels")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/labels"),
-            routing::put_service(
-                layer::operation(&api, handle_put_labels::<A>).named("putLabels"),
-            ),
-        );
-    #[cfg(feature = "shipments")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/shipments"),
-            routing::post_service(
-                layer::operation(&api, handle_add_shipment::<A>).named("addShipment"),
-            ),
-        );
-    #[cfg(feature = "gates")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/gates"),
-            routing::post_service(
-                layer::operation(&api, handle_add_gate::<A>).named("addGate"),
-            ),
-        );
-    #[cfg(feature = "gate-log")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/gate-log"),
-            routing::get_service(
-                layer::operation(&api, handle_gate_log::<A>).named("gateLog"),
-            ),
-        );
-    #[cfg(feature = "gate-openings")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/gate-openings"),
-            routing::post_service(
-                layer::operation(&api, handle_open_gate::<A>).named("openGate"),
-            ),
-        );
-    #[cfg(feature = "gate-notes")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/gate-notes"),
-            routing::post_service(
-                layer::operation(&api, handle_add_gate_note::<A>).named("addGateNote"),
-            ),
-        );
-    #[cfg(feature = "gate-photos")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/gate-photos"),
-            routing::post_service(
-                layer::operation(&api, handle_add_gate_photo::<A>).named("addGatePhoto"),
-            ),
-        );
-    #[cfg(feature = "gate-visits")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/gate-visits"),
-            routing::post_service(
-                layer::operation(&api, handle_add_gate_visit::<A>).named("addGateVisit"),
-            ),
-        );
-    #[cfg(feature = "commands")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/commands"),
-            routing::get_service(
-                    layer::operation(&api, handle_list_commands::<A>)
-                        .named("listCommands"),
-                )
-                .put_service(
-                    layer::operation(&api, handle_put_commands::<A>).named("putCommands"),
-                ),
-        );
-    #[cfg(feature = "reviews")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/reviews"),
-            routing::post_service(
-                layer::operation(&api, handle_request_reviews::<A>)
-                    .named("requestReviews"),
-            ),
-        );
-    #[cfg(feature = "gist-files")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/gist-files"),
-            routing::patch_service(
-                layer::operation(&api, handle_edit_gist_file::<A>).named("editGistFile"),
-            ),
-        );
-    #[cfg(feature = "image-refs")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/image-refs"),
-            routing::post_service(
-                layer::operation(&api, handle_add_image_ref::<A>).named("addImageRef"),
-            ),
-        );
-    #[cfg(feature = "moderation")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/moderation"),
-            routing::put_service(
-                layer::operation(&api, handle_put_moderation::<A>).named("putModeration"),
-            ),
-        );
+    let routes = route_table(&api, &base);
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
 
@@ -217,6 +85,35 @@ pub async fn test_server<A: Oas31Api>(
     let base = config.base_path_or(BASE_PATH);
     let app = router(api, config.clone());
     TestServer::start(app, &config, &base).await
+}
+routes::declare! {
+    /// Every operation's route under `base`, named by its operation id (each
+    /// request's span and metrics carry it).
+    fn route_table<A: Oas31Api>(api: &Arc<A>, base: &str) -> axum::Router {
+        #[cfg(feature = "records")] post("/records", handle_add_record, "addRecord");
+        #[cfg(feature = "labels")] put("/labels", handle_put_labels, "putLabels");
+        #[cfg(feature = "shipments")] post("/shipments", handle_add_shipment, "addShipment");
+        #[cfg(feature = "gates")] post("/gates", handle_add_gate, "addGate");
+        #[cfg(feature = "gate-log")] get("/gate-log", handle_gate_log, "gateLog");
+        #[cfg(feature = "gate-openings")]
+        post("/gate-openings", handle_open_gate, "openGate");
+        #[cfg(feature = "gate-notes")]
+        post("/gate-notes", handle_add_gate_note, "addGateNote");
+        #[cfg(feature = "gate-photos")]
+        post("/gate-photos", handle_add_gate_photo, "addGatePhoto");
+        #[cfg(feature = "gate-visits")]
+        post("/gate-visits", handle_add_gate_visit, "addGateVisit");
+        #[cfg(feature = "commands")] get("/commands", handle_list_commands, "listCommands");
+        #[cfg(feature = "commands")] put("/commands", handle_put_commands, "putCommands");
+        #[cfg(feature = "reviews")]
+        post("/reviews", handle_request_reviews, "requestReviews");
+        #[cfg(feature = "gist-files")]
+        patch("/gist-files", handle_edit_gist_file, "editGistFile");
+        #[cfg(feature = "image-refs")]
+        post("/image-refs", handle_add_image_ref, "addImageRef");
+        #[cfg(feature = "moderation")]
+        put("/moderation", handle_put_moderation, "putModeration");
+    }
 }
 
 #[cfg(feature = "records")]

@@ -26,14 +26,9 @@
     ),
     allow(unused_imports, dead_code)
 )]
-use crate::runtime::enums;
-use crate::runtime::object;
-use crate::runtime::unions;
-use crate::runtime::validate;
-use crate::runtime::validate::Validate;
-use crate::runtime::validate::Violations;
 use serde::Deserialize;
 use serde::Serialize;
+use crate::runtime::codegen::{enums, object, unions, validate, Validate, Violations};
 
 /// Reads a property that may be absent (`None`, via `#[serde(default)]`), `null`
 /// (`Some(None)`) or a value (`Some(Some(_))`).
@@ -517,7 +512,7 @@ impl Validate for Gate {
 object::json! {
     /// Schema: `/components/schemas/Shipment`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(position: (f64, f64), token: crate::runtime::base64::Base64Url))]
+    #[json(new(position: (f64, f64), token: crate::runtime::codegen::Base64Url))]
     pub struct Shipment {
         /// Latitude and longitude.
         #[json("position", required)]
@@ -526,7 +521,7 @@ object::json! {
         #[json("via", optional_not_null, with_via: into(Vec<String>))]
         pub via: Option<Vec<String>>,
         #[json("token", required)]
-        pub token: crate::runtime::base64::Base64Url,
+        pub token: crate::runtime::codegen::Base64Url,
         #[json("trackingNumber", optional_not_null, with_tracking_number: text)]
         pub tracking_number: Option<String>,
         #[json("carrier", optional_not_null, with_carrier: text)]
@@ -710,8 +705,8 @@ object::json! {
     pub struct RecordDigest {
         #[json("algorithm", required)]
         pub algorithm: RecordDigestAlgorithm,
-        #[json("value", optional_not_null, with_value: into(crate::runtime::base64::Base64))]
-        pub value: Option<crate::runtime::base64::Base64>,
+        #[json("value", optional_not_null, with_value: into(crate::runtime::codegen::Base64))]
+        pub value: Option<crate::runtime::codegen::Base64>,
     }
 }
 
@@ -801,7 +796,7 @@ pub struct EditGistFileBody {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
+        deserialize_with = "crate::runtime::codegen::body::non_null"
     )]
     pub content: Option<String>,
     #[serde(

@@ -15,26 +15,13 @@
     allow(unused_imports, dead_code)
 )]
 use crate::types;
-use crate::runtime::auth::Credentials;
-use crate::runtime::auth::SchemeKind;
-use crate::runtime::auth::Secret;
-use crate::runtime::auth::SecurityScheme;
-use crate::runtime::error::Error;
-use crate::runtime::ratelimit::RateLimit;
-use crate::runtime::request;
-use crate::runtime::request::JSON;
-use crate::runtime::request::Query;
-use crate::runtime::request::ToParam;
-use crate::runtime::response;
-use crate::runtime::response::Raw;
-use crate::runtime::response::ResponseValue;
-use crate::runtime::stream::EventStream;
-use crate::runtime::stream::JsonLines;
-use crate::runtime::retry::RetryPolicy;
-use crate::runtime::transport::OperationInfo;
-use crate::runtime::transport::Transport;
 use std::sync::Arc;
 use std::time::Duration;
+use crate::runtime::codegen::{
+    request, response, Credentials, Error, EventStream, JSON, JsonLines, OperationInfo,
+    Query, RateLimit, Raw, ResponseValue, RetryPolicy, SchemeKind, Secret,
+    SecurityScheme, ToParam, Transport,
+};
 
 /// The servers the document lists; any other URL works with [`Client::builder`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,7 +96,7 @@ pub struct ClientBuilder {
     timeout: Option<Duration>,
     user_agent: Option<String>,
     http: Option<reqwest::Client>,
-    progress: Option<crate::runtime::progress::OnProgress>,
+    progress: Option<crate::runtime::codegen::OnProgress>,
 }
 
 impl ClientBuilder {
@@ -150,9 +137,9 @@ impl ClientBuilder {
     /// command line draws its progress line from this). Nothing is counted without it.
     pub fn on_progress(
         mut self,
-        report: impl Fn(crate::runtime::progress::Progress) + Send + Sync + 'static,
+        report: impl Fn(crate::runtime::codegen::Progress) + Send + Sync + 'static,
     ) -> Self {
-        self.progress = Some(crate::runtime::progress::OnProgress::new(report));
+        self.progress = Some(crate::runtime::codegen::OnProgress::new(report));
         self
     }
 
@@ -175,7 +162,7 @@ impl ClientBuilder {
                 let mut headers = http::HeaderMap::new();
                 headers.insert(http::header::USER_AGENT, value);
                 let builder = reqwest::Client::builder().default_headers(headers);
-                crate::runtime::transport::configured(
+                crate::runtime::codegen::transport::configured(
                         builder,
                         &self.base_url,
                         self.timeout,
@@ -231,7 +218,7 @@ impl Client {
     /// (`client.with_options(RequestOptions::new().timeout(d)).list_pets()`).
     pub fn with_options(
         &self,
-        options: crate::runtime::options::RequestOptions,
+        options: crate::runtime::codegen::RequestOptions,
     ) -> Client {
         Client {
             transport: Arc::new(self.transport.with_options(options)),

@@ -16,7 +16,7 @@
     ),
     allow(unused_imports, dead_code)
 )]
-use crate::runtime::object;
+use crate::runtime::codegen::object;
 object::json! {
     /// Schema: `/components/schemas/Tick`.
     #[derive(Debug, Clone, PartialEq)]

@@ -8,7 +8,7 @@
 //! a delivery it refuses with.
 
 pub use crate::runtime::webhook::WebhookError;
-use crate::runtime::webhook;
+use crate::runtime::codegen::webhook;
 #[allow(unused_imports)]
 use crate::types;
 

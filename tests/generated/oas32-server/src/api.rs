@@ -15,12 +15,8 @@
 //! The [`TickerApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
-use crate::runtime::params;
-use crate::runtime::response;
-use crate::runtime::stream;
 use std::future::Future;
-use crate::runtime::context::RequestContext;
-use crate::runtime::problem::Problem;
+use crate::runtime::codegen::{params, response, stream, Problem, RequestContext};
 
 /// Ticker 0.1.0: implement one method per operation.
 ///

@@ -3,7 +3,7 @@
 //! `ServerConfig::serve_document` asks (off by default). `document.json` and
 //! `document.yaml` beside this file hold it, written by the same command.
 
-use crate::runtime::document::Document;
+use crate::runtime::codegen::Document;
 
 /// The document, as JSON and as YAML (the one it was written in is its exact text).
 pub static DOCUMENT: Document = Document {

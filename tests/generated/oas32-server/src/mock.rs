@@ -23,13 +23,9 @@
 //! `mock_has_no_value` and every candidate's reason.
 
 use crate::api::*;
-use crate::runtime::context::RequestContext;
-use crate::runtime::mock::MockError;
-use crate::runtime::problem::Problem;
 use crate::types;
-use crate::runtime::mock;
-use crate::runtime::stream;
 use http::StatusCode;
+use crate::runtime::codegen::{mock, stream, MockError, Problem, RequestContext};
 
 /// Implements [`TickerApi`] from the document's examples (see the module's docs).
 #[derive(Debug, Clone, Copy, Default)]

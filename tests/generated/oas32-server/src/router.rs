@@ -24,30 +24,15 @@
 
 use crate::api::*;
 use crate::types;
-use crate::runtime::auth;
-use crate::runtime::auth::SchemeKind;
-use crate::runtime::auth::SecurityScheme;
-use crate::runtime::context::RequestContext;
-use crate::runtime::testing::TestServer;
-use crate::runtime::cors::DocumentCors;
-use crate::runtime::layer;
-use crate::runtime::layer::Runtime;
-use crate::runtime::layer::ServerConfig;
-use crate::runtime::params;
-use crate::runtime::params::RawParams;
-use crate::runtime::params::PathParams;
-use crate::runtime::problem::Problem;
-use crate::runtime::response;
-use crate::runtime::sunset::Retirement;
-use crate::runtime::validate::Validate;
-use crate::runtime::validate::Violations;
-use crate::runtime::ratelimit::Quota;
-use crate::runtime::ratelimit::RateLimitPolicy;
 use axum::body::Body;
 use axum::extract::Request;
 use axum::response::Response;
-use axum::routing;
 use std::sync::Arc;
+use crate::runtime::codegen::{
+    auth, layer, params, response, routes, DocumentCors, PathParams, Problem, Quota,
+    RateLimitPolicy, RawParams, RequestContext, Retirement, Runtime, SchemeKind,
+    SecurityScheme, ServerConfig, TestServer, Validate, Violations,
+};
 
 /// The path prefix of the document's first server; every route lives under it unless
 /// `ServerConfig::base_path` says otherwise.
@@ -80,73 +65,7 @@ const CORS: DocumentCors = DocumentCors {
 pub fn router<A: TickerApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
     let config = config.document(&crate::document::DOCUMENT);
     let base = config.base_path_or(BASE_PATH);
-    let routes = axum::Router::new();
-    #[cfg(feature = "ticks")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ticks"),
-            routing::any_service(layer::operation(&api, dispatch_ticks::<A>)),
-        );
-    #[cfg(feature = "ticks")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ticks/lines"),
-            routing::get_service(
-                layer::operation(&api, handle_export_ticks::<A>).named("exportTicks"),
-            ),
-        );
-    #[cfg(feature = "ticks")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ticks/search"),
-            routing::get_service(
-                layer::operation(&api, handle_find_ticks::<A>).named("findTicks"),
-            ),
-        );
-    #[cfg(feature = "ticks")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ticks/select"),
-            routing::get_service(
-                layer::operation(&api, handle_select_ticks::<A>).named("selectTicks"),
-            ),
-        );
-    #[cfg(feature = "messages")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/messages"),
-            routing::get_service(
-                layer::operation(&api, handle_watch_messages::<A>).named("watchMessages"),
-            ),
-        );
-    #[cfg(feature = "heartbeat")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/heartbeat"),
-            routing::get_service(
-                layer::operation(&api, handle_heartbeat::<A>).named("heartbeat"),
-            ),
-        );
-    #[cfg(feature = "ping")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ping"),
-            routing::post_service(layer::operation(&api, handle_ping::<A>).named("ping")),
-        );
-    #[cfg(feature = "session")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/session"),
-            routing::get_service(
-                layer::operation(&api, handle_who_am_i::<A>).named("whoAmI"),
-            ),
-        );
-    #[cfg(feature = "ticks")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/ticks/{tickId}"),
-            routing::any_service(layer::operation(&api, dispatch_ticks_tick_id::<A>)),
-        );
+    let routes = route_table(&api, &base);
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
 
@@ -161,6 +80,22 @@ pub async fn test_server<A: TickerApi>(
     let base = config.base_path_or(BASE_PATH);
     let app = router(api, config.clone());
     TestServer::start(app, &config, &base).await
+}
+routes::declare! {
+    /// Every operation's route under `base`, named by its operation id (each
+    /// request's span and metrics carry it).
+    fn route_table<A: TickerApi>(api: &Arc<A>, base: &str) -> axum::Router {
+        #[cfg(feature = "ticks")] any("/ticks", dispatch_ticks);
+        #[cfg(feature = "ticks")] get("/ticks/lines", handle_export_ticks, "exportTicks");
+        #[cfg(feature = "ticks")] get("/ticks/search", handle_find_ticks, "findTicks");
+        #[cfg(feature = "ticks")] get("/ticks/select", handle_select_ticks, "selectTicks");
+        #[cfg(feature = "messages")]
+        get("/messages", handle_watch_messages, "watchMessages");
+        #[cfg(feature = "heartbeat")] get("/heartbeat", handle_heartbeat, "heartbeat");
+        #[cfg(feature = "ping")] post("/ping", handle_ping, "ping");
+        #[cfg(feature = "session")] get("/session", handle_who_am_i, "whoAmI");
+        #[cfg(feature = "ticks")] any("/ticks/{tickId}", dispatch_ticks_tick_id);
+    }
 }
 
 /// The rate-limit policy the document states in `x-rate-limit`: plans, the plan of

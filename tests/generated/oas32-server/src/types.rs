@@ -16,10 +16,7 @@
     ),
     allow(unused_imports, dead_code)
 )]
-use crate::runtime::object;
-use crate::runtime::validate;
-use crate::runtime::validate::Validate;
-use crate::runtime::validate::Violations;
+use crate::runtime::codegen::{object, validate, Validate, Violations};
 object::json! {
     /// Schema: `/components/schemas/Tick`.
     #[derive(Debug, Clone, PartialEq)]

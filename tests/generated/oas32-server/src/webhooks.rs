@@ -7,7 +7,7 @@
 //! with the HTTP client of your choice; the consumer's generated client reads it back with
 //! its own `Webhook::from_request`.
 
-use crate::runtime::webhook::{self, WebhookError};
+use crate::runtime::codegen::webhook::{self, WebhookError};
 #[allow(unused_imports)]
 use crate::types;
 

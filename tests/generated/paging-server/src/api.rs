@@ -14,11 +14,8 @@
 //! The [`PagingApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
-use crate::runtime::params;
-use crate::runtime::response;
 use std::future::Future;
-use crate::runtime::context::RequestContext;
-use crate::runtime::problem::Problem;
+use crate::runtime::codegen::{params, response, Problem, RequestContext};
 
 /// Paging 1.0.0: implement one method per operation.
 ///

@@ -22,16 +22,12 @@
 //! future then holds the request head once, not once more for the argument.
 
 use crate::api::*;
-use crate::runtime::auth::SecurityScheme;
-use crate::runtime::testing::TestServer;
-use crate::runtime::cors::DocumentCors;
-use crate::runtime::layer;
-use crate::runtime::layer::ServerConfig;
-use crate::runtime::problem::Problem;
-use crate::runtime::response;
 use axum::response::Response;
-use axum::routing;
 use std::sync::Arc;
+use crate::runtime::codegen::{
+    layer, response, routes, DocumentCors, Problem, SecurityScheme, ServerConfig,
+    TestServer,
+};
 
 /// The path prefix of the document's first server; every route lives under it unless
 /// `ServerConfig::base_path` says otherwise.
@@ -59,39 +55,7 @@ const CORS: DocumentCors = DocumentCors {
 pub fn router<A: PagingApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
     let config = config.document(&crate::document::DOCUMENT);
     let base = config.base_path_or(BASE_PATH);
-    let routes = axum::Router::new();
-    #[cfg(feature = "dropshot")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/dropshot/items"),
-            routing::get_service(
-                layer::operation(&api, handle_dropshot_items::<A>).named("dropshotItems"),
-            ),
-        );
-    #[cfg(feature = "cursor")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/cursor/items"),
-            routing::get_service(
-                layer::operation(&api, handle_cursor_items::<A>).named("cursorItems"),
-            ),
-        );
-    #[cfg(feature = "after")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/after/items"),
-            routing::get_service(
-                layer::operation(&api, handle_after_items::<A>).named("afterItems"),
-            ),
-        );
-    #[cfg(feature = "link")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/link/{shelf}/items"),
-            routing::get_service(
-                layer::operation(&api, handle_link_items::<A>).named("linkItems"),
-            ),
-        );
+    let routes = route_table(&api, &base);
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
 
@@ -106,6 +70,17 @@ pub async fn test_server<A: PagingApi>(
     let base = config.base_path_or(BASE_PATH);
     let app = router(api, config.clone());
     TestServer::start(app, &config, &base).await
+}
+routes::declare! {
+    /// Every operation's route under `base`, named by its operation id (each
+    /// request's span and metrics carry it).
+    fn route_table<A: PagingApi>(api: &Arc<A>, base: &str) -> axum::Router {
+        #[cfg(feature = "dropshot")]
+        get("/dropshot/items", handle_dropshot_items, "dropshotItems");
+        #[cfg(feature = "cursor")] get("/cursor/items", handle_cursor_items, "cursorItems");
+        #[cfg(feature = "after")] get("/after/items", handle_after_items, "afterItems");
+        #[cfg(feature = "link")] get("/link/{shelf}/items", handle_link_items, "linkItems");
+    }
 }
 
 #[cfg(feature = "dropshot")]

@@ -15,7 +15,7 @@
     ),
     allow(unused_imports, dead_code)
 )]
-use crate::runtime::object;
+use crate::runtime::codegen::object;
 object::json! {
     /// Schema: `/components/schemas/Item`.
     #[derive(Debug, Clone, PartialEq)]

@@ -27,25 +27,14 @@
 //! future then holds the request head once, not once more for the argument.
 
 use crate::api::*;
-use crate::runtime::auth;
-use crate::runtime::auth::SchemeKind;
-use crate::runtime::auth::SecurityScheme;
-use crate::runtime::context::RequestContext;
-use crate::runtime::testing::TestServer;
-use crate::runtime::cors::DocumentCors;
-use crate::runtime::layer;
-use crate::runtime::layer::ServerConfig;
-use crate::runtime::params;
-use crate::runtime::params::RawParams;
-use crate::runtime::problem::Problem;
-use crate::runtime::response;
-use crate::runtime::route;
-use crate::runtime::route::PathPattern;
-use crate::runtime::route::Piece;
 use axum::extract::Request;
 use axum::response::Response;
-use axum::routing;
 use std::sync::Arc;
+use crate::runtime::codegen::{
+    auth, layer, params, response, route, routes, DocumentCors, PathPattern, Piece,
+    Problem, RawParams, RequestContext, SchemeKind, SecurityScheme, ServerConfig,
+    TestServer,
+};
 
 /// The path prefix of the document's first server; every route lives under it unless
 /// `ServerConfig::base_path` says otherwise.
@@ -78,110 +67,7 @@ const CORS: DocumentCors = DocumentCors {
 pub fn router<A: RoutingApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
     let config = config.document(&crate::document::DOCUMENT);
     let base = config.base_path_or(BASE_PATH);
-    let routes = axum::Router::new();
-    #[cfg(feature = "accounts-json")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/Accounts.json"),
-            routing::get_service(
-                layer::operation(&api, handle_list_accounts::<A>).named("listAccounts"),
-            ),
-        );
-    #[cfg(feature = "accounts")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/Accounts/{Sid}"),
-            routing::any_service(layer::operation(&api, dispatch_accounts_sid::<A>)),
-        );
-    #[cfg(feature = "accounts")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/Accounts/{AccountSid}/Calls/{Sid}"),
-            routing::any_service(
-                layer::operation(&api, dispatch_accounts_account_sid_calls_sid::<A>),
-            ),
-        );
-    #[cfg(feature = "files")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/files/{name_format}"),
-            routing::any_service(layer::operation(&api, dispatch_files_name_format::<A>)),
-        );
-    #[cfg(feature = "templates")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/templates/{project_id}"),
-            routing::get_service(
-                    layer::operation(&api, handle_list_templates::<A>)
-                        .named("listTemplates"),
-                )
-                .delete_service(
-                    layer::operation(&api, handle_delete_template::<A>)
-                        .named("deleteTemplate"),
-                ),
-        );
-    #[cfg(feature = "templates")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/templates/{template_name}/versions/{version}"),
-            routing::get_service(
-                layer::operation(&api, handle_get_template_version::<A>)
-                    .named("getTemplateVersion"),
-            ),
-        );
-    #[cfg(feature = "templates")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/templates/{project_id}/versions"),
-            routing::get_service(
-                layer::operation(&api, handle_list_template_versions::<A>)
-                    .named("listTemplateVersions"),
-            ),
-        );
-    #[cfg(feature = "jobs")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/jobs/{name}"),
-            routing::any_service(layer::operation(&api, dispatch_jobs_name::<A>)),
-        );
-    #[cfg(feature = "responses")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/responses"),
-            routing::any_service(layer::operation(&api, dispatch_responses::<A>)),
-        );
-    #[cfg(feature = "responses")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/responses/{response_id}"),
-            routing::any_service(
-                layer::operation(&api, dispatch_responses_response_id::<A>),
-            ),
-        );
-    #[cfg(feature = "pairs")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/pairs/{a}/{b}/{a_2}"),
-            routing::get_service(
-                layer::operation(&api, handle_get_pair::<A>).named("getPair"),
-            ),
-        );
-    #[cfg(feature = "2010-04-01")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/2010-04-01/Accounts/{AccountSid}"),
-            routing::any_service(
-                layer::operation(&api, dispatch_2010_04_01_accounts_account_sid::<A>),
-            ),
-        );
-    #[cfg(feature = "root")]
-    let routes = layer::route_root(
-        routes,
-        &base,
-        routing::get_service(
-            layer::operation(&api, handle_get_root::<A>).named("getRoot"),
-        ),
-    );
+    let routes = route_table(&api, &base);
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
 
@@ -196,6 +82,42 @@ pub async fn test_server<A: RoutingApi>(
     let base = config.base_path_or(BASE_PATH);
     let app = router(api, config.clone());
     TestServer::start(app, &config, &base).await
+}
+routes::declare! {
+    /// Every operation's route under `base`, named by its operation id (each
+    /// request's span and metrics carry it).
+    fn route_table<A: RoutingApi>(api: &Arc<A>, base: &str) -> axum::Router {
+        #[cfg(feature = "root")] get("/", handle_get_root, "getRoot");
+        #[cfg(feature = "accounts-json")]
+        get("/Accounts.json", handle_list_accounts, "listAccounts");
+        #[cfg(feature = "accounts")] any("/Accounts/{Sid}", dispatch_accounts_sid);
+        #[cfg(feature = "accounts")]
+        any("/Accounts/{AccountSid}/Calls/{Sid}", dispatch_accounts_account_sid_calls_sid);
+        #[cfg(feature = "files")] any("/files/{name_format}", dispatch_files_name_format);
+        #[cfg(feature = "templates")]
+        get("/templates/{project_id}", handle_list_templates, "listTemplates");
+        #[cfg(feature = "templates")]
+        delete("/templates/{project_id}", handle_delete_template, "deleteTemplate");
+        #[cfg(feature = "templates")]
+        get(
+            "/templates/{template_name}/versions/{version}",
+            handle_get_template_version,
+            "getTemplateVersion",
+        );
+        #[cfg(feature = "templates")]
+        get(
+            "/templates/{project_id}/versions",
+            handle_list_template_versions,
+            "listTemplateVersions",
+        );
+        #[cfg(feature = "jobs")] any("/jobs/{name}", dispatch_jobs_name);
+        #[cfg(feature = "responses")] any("/responses", dispatch_responses);
+        #[cfg(feature = "responses")]
+        any("/responses/{response_id}", dispatch_responses_response_id);
+        #[cfg(feature = "pairs")] get("/pairs/{a}/{b}/{a_2}", handle_get_pair, "getPair");
+        #[cfg(feature = "2010-04-01")]
+        any("/2010-04-01/Accounts/{AccountSid}", dispatch_2010_04_01_accounts_account_sid);
+    }
 }
 
 /// How `getAccount` (`GET /Accounts/{Sid}.json`) reads a request on its route.

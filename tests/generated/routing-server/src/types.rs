@@ -20,8 +20,7 @@
     ),
     allow(unused_imports, dead_code)
 )]
-use crate::runtime::enums;
-use crate::runtime::object;
+use crate::runtime::codegen::{enums, object};
 object::json! {
     /// Schema: `/components/schemas/Echo`.
     #[derive(Debug, Clone, PartialEq)]

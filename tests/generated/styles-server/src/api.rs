@@ -9,13 +9,10 @@
 //! The [`StylesApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
-use crate::runtime::params;
-use crate::runtime::params::ObjectQuery;
-use crate::runtime::params::Style;
-use crate::runtime::response;
 use std::future::Future;
-use crate::runtime::context::RequestContext;
-use crate::runtime::problem::Problem;
+use crate::runtime::codegen::{
+    params, response, ObjectQuery, Problem, RequestContext, Style,
+};
 
 /// Styles 1.0.0: implement one method per operation.
 ///

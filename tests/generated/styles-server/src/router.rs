@@ -17,13 +17,10 @@
 //! future then holds the request head once, not once more for the argument.
 
 use crate::api::*;
-use crate::runtime::auth::SecurityScheme;
-use crate::runtime::testing::TestServer;
-use crate::runtime::cors::DocumentCors;
-use crate::runtime::layer;
-use crate::runtime::layer::ServerConfig;
-use axum::routing;
 use std::sync::Arc;
+use crate::runtime::codegen::{
+    layer, routes, DocumentCors, SecurityScheme, ServerConfig, TestServer,
+};
 
 /// The path prefix of the document's first server; every route lives under it unless
 /// `ServerConfig::base_path` says otherwise.
@@ -51,144 +48,7 @@ const CORS: DocumentCors = DocumentCors {
 pub fn router<A: StylesApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
     let config = config.document(&crate::document::DOCUMENT);
     let base = config.base_path_or(BASE_PATH);
-    let routes = axum::Router::new();
-    #[cfg(feature = "path")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/path/simple/{color}/{colors}/{rgb}"),
-            routing::get_service(
-                layer::operation(&api, handle_path_simple::<A>).named("pathSimple"),
-            ),
-        );
-    #[cfg(feature = "path")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/path/simple-exploded/{color}/{colors}/{rgb}"),
-            routing::get_service(
-                layer::operation(&api, handle_path_simple_exploded::<A>)
-                    .named("pathSimpleExploded"),
-            ),
-        );
-    #[cfg(feature = "path")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/path/label/{color}/{colors}/{rgb}"),
-            routing::get_service(
-                layer::operation(&api, handle_path_label::<A>).named("pathLabel"),
-            ),
-        );
-    #[cfg(feature = "path")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/path/label-exploded/{color}/{colors}/{rgb}"),
-            routing::get_service(
-                layer::operation(&api, handle_path_label_exploded::<A>)
-                    .named("pathLabelExploded"),
-            ),
-        );
-    #[cfg(feature = "path")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/path/matrix/{color}/{colors}/{rgb}"),
-            routing::get_service(
-                layer::operation(&api, handle_path_matrix::<A>).named("pathMatrix"),
-            ),
-        );
-    #[cfg(feature = "path")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/path/matrix-exploded/{color}/{colors}/{rgb}"),
-            routing::get_service(
-                layer::operation(&api, handle_path_matrix_exploded::<A>)
-                    .named("pathMatrixExploded"),
-            ),
-        );
-    #[cfg(feature = "query")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/query/form"),
-            routing::get_service(
-                layer::operation(&api, handle_query_form::<A>).named("queryForm"),
-            ),
-        );
-    #[cfg(feature = "query")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/query/form-exploded"),
-            routing::get_service(
-                layer::operation(&api, handle_query_form_exploded::<A>)
-                    .named("queryFormExploded"),
-            ),
-        );
-    #[cfg(feature = "query")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/query/reserved"),
-            routing::get_service(
-                layer::operation(&api, handle_query_reserved::<A>).named("queryReserved"),
-            ),
-        );
-    #[cfg(feature = "query")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/query/space"),
-            routing::get_service(
-                layer::operation(&api, handle_query_space_delimited::<A>)
-                    .named("querySpaceDelimited"),
-            ),
-        );
-    #[cfg(feature = "query")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/query/pipe"),
-            routing::get_service(
-                layer::operation(&api, handle_query_pipe_delimited::<A>)
-                    .named("queryPipeDelimited"),
-            ),
-        );
-    #[cfg(feature = "query")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/query/deep"),
-            routing::get_service(
-                layer::operation(&api, handle_query_deep_object::<A>)
-                    .named("queryDeepObject"),
-            ),
-        );
-    #[cfg(feature = "header")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/header/simple"),
-            routing::get_service(
-                layer::operation(&api, handle_header_simple::<A>).named("headerSimple"),
-            ),
-        );
-    #[cfg(feature = "header")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/header/simple-exploded"),
-            routing::get_service(
-                layer::operation(&api, handle_header_simple_exploded::<A>)
-                    .named("headerSimpleExploded"),
-            ),
-        );
-    #[cfg(feature = "cookie")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/cookie/form"),
-            routing::get_service(
-                layer::operation(&api, handle_cookie_form::<A>).named("cookieForm"),
-            ),
-        );
-    #[cfg(feature = "cookie")]
-    let routes = routes
-        .route(
-            &layer::route_path(&base, "/cookie/form-exploded"),
-            routing::get_service(
-                layer::operation(&api, handle_cookie_form_exploded::<A>)
-                    .named("cookieFormExploded"),
-            ),
-        );
+    let routes = route_table(&api, &base);
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
 
@@ -203,6 +63,58 @@ pub async fn test_server<A: StylesApi>(
     let base = config.base_path_or(BASE_PATH);
     let app = router(api, config.clone());
     TestServer::start(app, &config, &base).await
+}
+routes::declare! {
+    /// Every operation's route under `base`, named by its operation id (each
+    /// request's span and metrics carry it).
+    fn route_table<A: StylesApi>(api: &Arc<A>, base: &str) -> axum::Router {
+        #[cfg(feature = "path")]
+        get("/path/simple/{color}/{colors}/{rgb}", handle_path_simple, "pathSimple");
+        #[cfg(feature = "path")]
+        get(
+            "/path/simple-exploded/{color}/{colors}/{rgb}",
+            handle_path_simple_exploded,
+            "pathSimpleExploded",
+        );
+        #[cfg(feature = "path")]
+        get("/path/label/{color}/{colors}/{rgb}", handle_path_label, "pathLabel");
+        #[cfg(feature = "path")]
+        get(
+            "/path/label-exploded/{color}/{colors}/{rgb}",
+            handle_path_label_exploded,
+            "pathLabelExploded",
+        );
+        #[cfg(feature = "path")]
+        get("/path/matrix/{color}/{colors}/{rgb}", handle_path_matrix, "pathMatrix");
+        #[cfg(feature = "path")]
+        get(
+            "/path/matrix-exploded/{color}/{colors}/{rgb}",
+            handle_path_matrix_exploded,
+            "pathMatrixExploded",
+        );
+        #[cfg(feature = "query")] get("/query/form", handle_query_form, "queryForm");
+        #[cfg(feature = "query")]
+        get("/query/form-exploded", handle_query_form_exploded, "queryFormExploded");
+        #[cfg(feature = "query")]
+        get("/query/reserved", handle_query_reserved, "queryReserved");
+        #[cfg(feature = "query")]
+        get("/query/space", handle_query_space_delimited, "querySpaceDelimited");
+        #[cfg(feature = "query")]
+        get("/query/pipe", handle_query_pipe_delimited, "queryPipeDelimited");
+        #[cfg(feature = "query")]
+        get("/query/deep", handle_query_deep_object, "queryDeepObject");
+        #[cfg(feature = "header")]
+        get("/header/simple", handle_header_simple, "headerSimple");
+        #[cfg(feature = "header")]
+        get(
+            "/header/simple-exploded",
+            handle_header_simple_exploded,
+            "headerSimpleExploded",
+        );
+        #[cfg(feature = "cookie")] get("/cookie/form", handle_cookie_form, "cookieForm");
+        #[cfg(feature = "cookie")]
+        get("/cookie/form-exploded", handle_cookie_form_exploded, "cookieFormExploded");
+    }
 }
 
 #[cfg(feature = "path")]

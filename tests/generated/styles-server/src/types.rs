@@ -10,7 +10,7 @@
     ),
     allow(unused_imports, dead_code)
 )]
-use crate::runtime::object;
+use crate::runtime::codegen::object;
 object::json! {
     /// Schema: `/components/schemas/RGB`.
     #[derive(Debug, Clone, PartialEq)]

@@ -4,8 +4,7 @@
 //!
 //! Client side: string enumerations keep values a newer server may add, as `Unknown`.
 
-use crate::runtime::object;
-use crate::runtime::unions;
+use crate::runtime::codegen::{object, unions};
 object::json! {
     /// Schema: `/components/schemas/Event`.
     #[derive(Debug, Clone, PartialEq)]

@@ -314,7 +314,7 @@ pub fn required<T>(body: Option<T>) -> Result<T, Problem> {
 }
 
 /// For an optional property that is not `nullable`, on the server side:
-/// `#[serde(default, deserialize_with = "crate::runtime::body::non_null")]` on its
+/// `#[serde(default, deserialize_with = "crate::runtime::codegen::body::non_null")]` on its
 /// `Option<T>` field. Absent is `None` (through `default`); `null` is refused like any other
 /// value of the wrong type (400 naming the field: `/status: invalid type: null, expected a
 /// string`); anything else decodes as `T`. A plain `Option<T>` would take `null` as `None`,

@@ -120,7 +120,7 @@ impl Identity {
 
     /// What the layer adds once the rate limit has decided (in place: the identity is not
     /// moved again).
-    pub(super) fn attach(
+    pub(crate) fn attach(
         &mut self,
         decision: Option<Decision>,
         refusal: Option<Problem>,

@@ -85,17 +85,17 @@ macro_rules! __apigen_string_enum {
             }
         }
 
-        impl crate::runtime::request::ToParam for $name {
+        impl crate::runtime::codegen::request::ToParam for $name {
             fn to_param(&self) -> String {
                 self.as_str().to_string()
             }
 
             fn push_encoded(&self, out: &mut String) {
-                crate::runtime::request::ToParam::push_encoded(self.as_str(), out);
+                crate::runtime::codegen::request::ToParam::push_encoded(self.as_str(), out);
             }
         }
 
-        $crate::__apigen_string_enum!(@common $name crate::runtime::response::from_str_value);
+        $crate::__apigen_string_enum!(@common $name crate::runtime::codegen::response::from_str_value);
     };
     (
         $(#[$attr:meta])*
@@ -127,22 +127,22 @@ macro_rules! __apigen_string_enum {
             fn from_str(value: &str) -> Result<Self, String> {
                 match value {
                     $($wire => Ok(Self::$variant),)*
-                    other => Err(crate::runtime::enums::not_one_of(&[$($wire),*], other)),
+                    other => Err(crate::runtime::codegen::enums::not_one_of(&[$($wire),*], other)),
                 }
             }
         }
 
-        impl crate::runtime::params::FromParam for $name {
+        impl crate::runtime::codegen::params::FromParam for $name {
             fn from_param(raw: &str) -> Result<Self, String> {
                 raw.parse()
             }
         }
 
-        impl crate::runtime::validate::Validate for $name {
-            fn validate(&self, _pointer: &str, _out: &mut crate::runtime::validate::Violations) {}
+        impl crate::runtime::codegen::validate::Validate for $name {
+            fn validate(&self, _pointer: &str, _out: &mut crate::runtime::codegen::validate::Violations) {}
         }
 
-        $crate::__apigen_string_enum!(@common $name crate::runtime::body::from_str_value);
+        $crate::__apigen_string_enum!(@common $name crate::runtime::codegen::body::from_str_value);
     };
     (@common $name:ident $($from_str_value:ident)::+) => {
         impl std::fmt::Display for $name {

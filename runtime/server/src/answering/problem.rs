@@ -275,7 +275,7 @@ pub(crate) fn body_json(p: &Problem) -> Vec<u8> {
 
 /// `"text"` with at most `max` characters kept (then `…`), escaped like a Rust string so
 /// control characters in client input cannot forge log lines or messages.
-pub(super) fn quote_truncated(text: &str, max: usize) -> String {
+pub(crate) fn quote_truncated(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         format!("{text:?}")
     } else {

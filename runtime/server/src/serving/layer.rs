@@ -713,7 +713,7 @@ macro_rules! __apigen_handler {
             api: std::sync::Arc<A>,
             request: axum::extract::Request,
         ) -> impl std::future::Future<Output = axum::response::Response> + Send {
-            crate::runtime::layer::$entry(
+            crate::runtime::codegen::layer::$entry(
                 $($arg,)+
                 api,
                 request,
@@ -731,13 +731,13 @@ macro_rules! __apigen_handler {
     (@params $method:ident) => {
         |api, ctx, params| async move {
             let outcome = A::$method(&api, &ctx, params).await;
-            crate::runtime::response::answer(outcome, |error| api.handle_error(&ctx, error))
+            crate::runtime::codegen::response::answer(outcome, |error| api.handle_error(&ctx, error))
         }
     };
     (@body $method:ident) => {
         |api, ctx, params, body| async move {
             let outcome = A::$method(&api, &ctx, params, body).await;
-            crate::runtime::response::answer(outcome, |error| api.handle_error(&ctx, error))
+            crate::runtime::codegen::response::answer(outcome, |error| api.handle_error(&ctx, error))
         }
     };
 }

@@ -276,10 +276,10 @@ macro_rules! __apigen_answers {
             $($(#[doc = $variant_doc])* $variant $(($($field),+))?,)*
         }
 
-        impl crate::runtime::response::IntoHttp for $name {
+        impl crate::runtime::codegen::response::IntoHttp for $name {
             fn into_http(
                 self,
-            ) -> Result<axum::response::Response, crate::runtime::problem::Problem> {
+            ) -> Result<axum::response::Response, crate::runtime::codegen::problem::Problem> {
                 // The names the variants' fields are bound to, made here once so that each
                 // arm's pattern and expression (two expansions) name the same bindings.
                 match self {
@@ -319,14 +319,14 @@ macro_rules! __apigen_answers {
 
     // The variant written: the body under the status, then the headers.
     (@write unimplemented [$operation:literal $(,)?] $binds:tt) => {
-        Err(crate::runtime::problem::Problem::not_implemented($operation))
+        Err(crate::runtime::codegen::problem::Problem::not_implemented($operation))
     };
     (@write empty [$code:tt $(,)?] ($s:ident $b:ident $h:ident)) => {
-        Ok(crate::runtime::response::empty($crate::__apigen_answers!(@status $code $s)))
+        Ok(crate::runtime::codegen::response::empty($crate::__apigen_answers!(@status $code $s)))
     };
     (@write empty [$code:tt, headers $(,)?] ($s:ident $b:ident $h:ident)) => {{
         let mut response =
-            crate::runtime::response::empty($crate::__apigen_answers!(@status $code $s));
+            crate::runtime::codegen::response::empty($crate::__apigen_answers!(@status $code $s));
         $h.write(&mut response)?;
         Ok(response)
     }};
@@ -356,24 +356,24 @@ macro_rules! __apigen_answers {
         }
     };
 
-    (@body json(), $status:expr, $b:ident) => { crate::runtime::response::json($status, &$b) };
+    (@body json(), $status:expr, $b:ident) => { crate::runtime::codegen::response::json($status, &$b) };
     (@body json_as($media:literal), $status:expr, $b:ident) => {
-        crate::runtime::response::json_as($status, $media, &$b)
+        crate::runtime::codegen::response::json_as($status, $media, &$b)
     };
     (@body text($media:literal), $status:expr, $b:ident) => {
-        Ok(crate::runtime::response::text($status, $media, $b))
+        Ok(crate::runtime::codegen::response::text($status, $media, $b))
     };
     (@body bytes($media:literal), $status:expr, $b:ident) => {
-        Ok(crate::runtime::response::bytes($status, $media, $b.into()))
+        Ok(crate::runtime::codegen::response::bytes($status, $media, $b.into()))
     };
     (@body events(), $status:expr, $b:ident) => {
-        Ok(crate::runtime::stream::event_stream($status, $b))
+        Ok(crate::runtime::codegen::stream::event_stream($status, $b))
     };
     (@body events_text(), $status:expr, $b:ident) => {
-        Ok(crate::runtime::stream::event_stream_text($status, $b))
+        Ok(crate::runtime::codegen::stream::event_stream_text($status, $b))
     };
     (@body json_lines($media:literal), $status:expr, $b:ident) => {
-        Ok(crate::runtime::stream::json_lines($status, $media, $b))
+        Ok(crate::runtime::codegen::stream::json_lines($status, $media, $b))
     };
 }
 

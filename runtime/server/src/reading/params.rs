@@ -1020,16 +1020,16 @@ macro_rules! __apigen_params {
 
         // Each field is read into a local of its own name (the document's, `foo` included).
         #[allow(clippy::disallowed_names)]
-        impl crate::runtime::params::Read for $name {
+        impl crate::runtime::codegen::params::Read for $name {
             const PATH: bool = false $(|| $crate::__apigen_params!(@path $($how)*))*;
 
             // A struct without fields reads nothing from `raw`.
             #[inline]
             #[allow(unused_variables)]
             fn read(
-                raw: &crate::runtime::params::RawParams<'_>,
-            ) -> Result<Self, crate::runtime::problem::Problem> {
-                let mut errors = crate::runtime::validate::Violations::new();
+                raw: &crate::runtime::codegen::params::RawParams<'_>,
+            ) -> Result<Self, crate::runtime::codegen::problem::Problem> {
+                let mut errors = crate::runtime::codegen::validate::Violations::new();
                 $(
                     let $field: $crate::__apigen_params!(@local $ty, $($how)*) =
                         $crate::__apigen_params!(@read raw, errors, $($how)*);
@@ -1063,27 +1063,27 @@ macro_rules! __apigen_params {
     // Each check word, the `validate` function it names (the schema's keyword, snake case).
     (@check $value:ident, $at:ident, $errors:ident, $(,)?) => {};
     (@check $value:ident, $at:ident, $errors:ident, minimum($bound:expr) $(, $($rest:tt)*)?) => {
-        crate::runtime::validate::check_minimum(*$value, $bound, false, $at, &mut $errors);
+        crate::runtime::codegen::validate::check_minimum(*$value, $bound, false, $at, &mut $errors);
         $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
     };
     (@check $value:ident, $at:ident, $errors:ident, exclusive_minimum($bound:expr) $(, $($rest:tt)*)?) => {
-        crate::runtime::validate::check_minimum(*$value, $bound, true, $at, &mut $errors);
+        crate::runtime::codegen::validate::check_minimum(*$value, $bound, true, $at, &mut $errors);
         $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
     };
     (@check $value:ident, $at:ident, $errors:ident, maximum($bound:expr) $(, $($rest:tt)*)?) => {
-        crate::runtime::validate::check_maximum(*$value, $bound, false, $at, &mut $errors);
+        crate::runtime::codegen::validate::check_maximum(*$value, $bound, false, $at, &mut $errors);
         $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
     };
     (@check $value:ident, $at:ident, $errors:ident, exclusive_maximum($bound:expr) $(, $($rest:tt)*)?) => {
-        crate::runtime::validate::check_maximum(*$value, $bound, true, $at, &mut $errors);
+        crate::runtime::codegen::validate::check_maximum(*$value, $bound, true, $at, &mut $errors);
         $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
     };
     (@check $value:ident, $at:ident, $errors:ident, multiple_of($factor:expr) $(, $($rest:tt)*)?) => {
-        crate::runtime::validate::check_multiple_of(*$value, $factor, $at, &mut $errors);
+        crate::runtime::codegen::validate::check_multiple_of(*$value, $factor, $at, &mut $errors);
         $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
     };
     (@check $value:ident, $at:ident, $errors:ident, one_of($($allowed:expr),+ $(,)?) $(, $($rest:tt)*)?) => {
-        crate::runtime::validate::check_one_of($value, &[$($allowed),*], $at, &mut $errors);
+        crate::runtime::codegen::validate::check_one_of($value, &[$($allowed),*], $at, &mut $errors);
         $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
     };
     (@check $value:ident, $at:ident, $errors:ident, $word:ident($n:literal) $(, $($rest:tt)*)?) => {
@@ -1091,37 +1091,37 @@ macro_rules! __apigen_params {
         $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
     };
     (@check $value:ident, $at:ident, $errors:ident, unique_items $(, $($rest:tt)*)?) => {
-        crate::runtime::validate::check_unique_items($value, $at, &mut $errors);
+        crate::runtime::codegen::validate::check_unique_items($value, $at, &mut $errors);
         $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
     };
     // A named type with checks of its own checks itself.
     (@check $value:ident, $at:ident, $errors:ident, validate $(, $($rest:tt)*)?) => {
-        crate::runtime::validate::Validate::validate($value, $at, &mut $errors);
+        crate::runtime::codegen::validate::Validate::validate($value, $at, &mut $errors);
         $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
     };
     (@sized min_length, $value:ident, $n:literal, $at:ident, $errors:ident) => {
-        crate::runtime::validate::check_min_length($value, $n, $at, &mut $errors)
+        crate::runtime::codegen::validate::check_min_length($value, $n, $at, &mut $errors)
     };
     (@sized max_length, $value:ident, $n:literal, $at:ident, $errors:ident) => {
-        crate::runtime::validate::check_max_length($value, $n, $at, &mut $errors)
+        crate::runtime::codegen::validate::check_max_length($value, $n, $at, &mut $errors)
     };
     (@sized pattern, $value:ident, $n:literal, $at:ident, $errors:ident) => {
-        crate::runtime::validate::check_pattern($value, $n, $at, &mut $errors)
+        crate::runtime::codegen::validate::check_pattern($value, $n, $at, &mut $errors)
     };
     (@sized format, $value:ident, $n:literal, $at:ident, $errors:ident) => {
-        crate::runtime::validate::check_format($value, $n, $at, &mut $errors)
+        crate::runtime::codegen::validate::check_format($value, $n, $at, &mut $errors)
     };
     (@sized min_items, $value:ident, $n:literal, $at:ident, $errors:ident) => {
-        crate::runtime::validate::check_min_items($value, $n, $at, &mut $errors)
+        crate::runtime::codegen::validate::check_min_items($value, $n, $at, &mut $errors)
     };
     (@sized max_items, $value:ident, $n:literal, $at:ident, $errors:ident) => {
-        crate::runtime::validate::check_max_items($value, $n, $at, &mut $errors)
+        crate::runtime::codegen::validate::check_max_items($value, $n, $at, &mut $errors)
     };
     (@sized min_properties, $value:ident, $n:literal, $at:ident, $errors:ident) => {
-        crate::runtime::validate::check_min_properties($value.len(), $n, $at, &mut $errors)
+        crate::runtime::codegen::validate::check_min_properties($value.len(), $n, $at, &mut $errors)
     };
     (@sized max_properties, $value:ident, $n:literal, $at:ident, $errors:ident) => {
-        crate::runtime::validate::check_max_properties($value.len(), $n, $at, &mut $errors)
+        crate::runtime::codegen::validate::check_max_properties($value.len(), $n, $at, &mut $errors)
     };
 
     (@path $finish:ident $(($($default:tt)*))?, path $($rest:tt)*) => { true };
@@ -1208,10 +1208,10 @@ macro_rules! __apigen_params {
         )
     };
 
-    (@loc path) => { crate::runtime::params::Location::Path };
-    (@loc query) => { crate::runtime::params::Location::Query };
-    (@loc header) => { crate::runtime::params::Location::Header };
-    (@loc cookie) => { crate::runtime::params::Location::Cookie };
+    (@loc path) => { crate::runtime::codegen::params::Location::Path };
+    (@loc query) => { crate::runtime::codegen::params::Location::Query };
+    (@loc header) => { crate::runtime::codegen::params::Location::Header };
+    (@loc cookie) => { crate::runtime::codegen::params::Location::Cookie };
 }
 
 #[doc(inline)]

@@ -212,11 +212,11 @@ macro_rules! __apigen_json_union {
     };
     (@write $value:ident, $s:ident, [tag = $property:literal $($opt:tt)*],
         [$mode:ident, writes $written:literal]) => {
-        crate::runtime::tagging::serialize_tagged($value, $property, &$written, $s)
+        crate::runtime::codegen::tagging::serialize_tagged($value, $property, &$written, $s)
     };
     (@write $value:ident, $s:ident, [tag = $property:literal $($opt:tt)*],
         [$first:literal, $($tag:literal,)* $mode:ident]) => {
-        crate::runtime::tagging::serialize_tagged($value, $property, &$first, $s)
+        crate::runtime::codegen::tagging::serialize_tagged($value, $property, &$first, $s)
     };
     (@write $value:ident, $s:ident, [$($opt:tt)*], [$($variant:tt)*]) => {
         serde::Serialize::serialize($value, $s)
@@ -225,7 +225,7 @@ macro_rules! __apigen_json_union {
     // Reading: by the tag, the variants tried in order when there is none.
     (@read $name:ident [tag = $property:literal $($opt:tt)*]
         [$([$variant:ident, $ty:ty, $mode:ident, $($tag:literal),*])*] [$($unknown:ident)?]) => {
-        impl crate::runtime::tagged::Tagged for $name {
+        impl crate::runtime::codegen::tagged::Tagged for $name {
             const PROPERTY: &'static str = $property;
             const INTEGER: bool = $crate::__apigen_json_union!(@integer [tag = $property $($opt)*]);
             const KNOWN: &'static str = concat!($($("`", $tag, "`, ",)*)*);
@@ -246,7 +246,7 @@ macro_rules! __apigen_json_union {
 
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                crate::runtime::tagged::deserialize(deserializer)
+                crate::runtime::codegen::tagged::deserialize(deserializer)
             }
         }
     };
@@ -265,10 +265,10 @@ macro_rules! __apigen_json_union {
     (@variant [tag = $property:literal, integer $($opt:tt)*]
         [$([$variant:ident, $ty:ty, $($tag:literal),*])*]) => {
         fn variant<'de, D: serde::Deserializer<'de>>(
-            tag: crate::runtime::tagged::Tag<'_>,
+            tag: crate::runtime::codegen::tagged::Tag<'_>,
             body: D,
         ) -> Result<Result<Self, D::Error>, D> {
-            let crate::runtime::tagged::Tag::Integer(tag) = tag else {
+            let crate::runtime::codegen::tagged::Tag::Integer(tag) = tag else {
                 return Err(body);
             };
             match tag {
@@ -280,10 +280,10 @@ macro_rules! __apigen_json_union {
     (@variant [tag = $property:literal $($opt:tt)*]
         [$([$variant:ident, $ty:ty, $($tag:literal),*])*]) => {
         fn variant<'de, D: serde::Deserializer<'de>>(
-            tag: crate::runtime::tagged::Tag<'_>,
+            tag: crate::runtime::codegen::tagged::Tag<'_>,
             body: D,
         ) -> Result<Result<Self, D::Error>, D> {
-            let crate::runtime::tagged::Tag::Text(tag) = tag else {
+            let crate::runtime::codegen::tagged::Tag::Text(tag) = tag else {
                 return Err(body);
             };
             match tag {
@@ -295,7 +295,7 @@ macro_rules! __apigen_json_union {
 
     // The variants tried in order on a value read whole.
     (@trial $name:ident, $value:ident, [$($opt:tt)*] [$([$variant:ident, $mode:ident])*] [$($unknown:ident)?]) => {{
-        let mut trial = crate::runtime::unions::Trial::new(
+        let mut trial = crate::runtime::codegen::unions::Trial::new(
             $value,
             $crate::__apigen_json_union!(@checks [$($opt)*]),
         );
@@ -325,8 +325,8 @@ macro_rules! __apigen_json_union {
     // The checks a variant's value must pass to win (`checked`: the server's `Validate`).
     (@checks [checked $($opt:tt)*]) => {
         Some(|value: &Self| {
-            let mut errors = crate::runtime::validate::Violations::new();
-            crate::runtime::validate::Validate::validate(value, "", &mut errors);
+            let mut errors = crate::runtime::codegen::validate::Violations::new();
+            crate::runtime::codegen::validate::Validate::validate(value, "", &mut errors);
             errors.is_empty()
         })
     };
@@ -337,15 +337,15 @@ macro_rules! __apigen_json_union {
     // reads it winning) or written as text (the client, a kept value as its JSON text, a
     // string as itself).
     (@param $name:ident $all:tt [from_param $($opt:tt)*] [$($variant:ident)*] [$($unknown:ident)?]) => {
-        impl crate::runtime::params::FromParam for $name {
+        impl crate::runtime::codegen::params::FromParam for $name {
             fn from_param(raw: &str) -> Result<Self, String> {
-                let mut trial = crate::runtime::unions::Trial::new(
+                let mut trial = crate::runtime::codegen::unions::Trial::new(
                     raw,
                     $crate::__apigen_json_union!(@checks $all),
                 );
                 $(
                     trial.read(stringify!($variant), |raw| {
-                        crate::runtime::params::FromParam::from_param(raw)
+                        crate::runtime::codegen::params::FromParam::from_param(raw)
                             .map(|read| (Self::$variant(read), true))
                     });
                 )*
@@ -354,10 +354,10 @@ macro_rules! __apigen_json_union {
         }
     };
     (@param $name:ident $all:tt [to_param $($opt:tt)*] [$($variant:ident)*] [$($unknown:ident)?]) => {
-        impl crate::runtime::request::ToParam for $name {
+        impl crate::runtime::codegen::request::ToParam for $name {
             fn to_param(&self) -> String {
                 match self {
-                    $(Self::$variant(value) => crate::runtime::request::ToParam::to_param(value),)*
+                    $(Self::$variant(value) => crate::runtime::codegen::request::ToParam::to_param(value),)*
                     $(
                         Self::$unknown(serde_json::Value::String(value)) => value.clone(),
                         Self::$unknown(value) => value.to_string(),

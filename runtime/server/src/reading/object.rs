@@ -472,7 +472,7 @@ macro_rules! __apigen_json_object {
         $($crate::__apigen_json_object!(@checks $name $checks);)?
 
         const _: () = {
-            impl crate::runtime::object::Object for $name {
+            impl crate::runtime::codegen::object::Object for $name {
                 const NAME: &'static str = stringify!($name);
                 const FIELDS: &'static [&'static str] = &[];
                 const DENY_UNKNOWN: bool = $deny;
@@ -483,7 +483,7 @@ macro_rules! __apigen_json_object {
 
                 fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
                     // Skips (or refuses) every member, and says `None` at the end.
-                    match crate::runtime::object::next_field::<Self, _>(&mut map)? {
+                    match crate::runtime::codegen::object::next_field::<Self, _>(&mut map)? {
                         Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`, which is empty"),
                         None => Ok(Self {}),
                     }
@@ -492,7 +492,7 @@ macro_rules! __apigen_json_object {
 
             impl<'de> serde::Deserialize<'de> for $name {
                 fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                    crate::runtime::object::deserialize(deserializer)
+                    crate::runtime::codegen::object::deserialize(deserializer)
                 }
             }
 
@@ -565,7 +565,7 @@ macro_rules! __apigen_json_object {
                 $(const $field: usize = __Field::$field as usize;)*
             }
 
-            impl crate::runtime::object::Object for $name {
+            impl crate::runtime::codegen::object::Object for $name {
                 const NAME: &'static str = stringify!($name);
                 const FIELDS: &'static [&'static str] = &[$($wire),*];
                 const DENY_UNKNOWN: bool = $deny;
@@ -585,7 +585,7 @@ macro_rules! __apigen_json_object {
                 #[inline]
                 fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
                     $(let mut $field = None;)*
-                    while let Some(index) = crate::runtime::object::next_field::<Self, _>(&mut map)? {
+                    while let Some(index) = crate::runtime::codegen::object::next_field::<Self, _>(&mut map)? {
                         match index {
                             $(__At::$field => $crate::__apigen_json_object!(
                                 @read map $field $wire $($($option)*)?
@@ -601,28 +601,28 @@ macro_rules! __apigen_json_object {
 
             impl<'de> serde::Deserialize<'de> for $name {
                 fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                    crate::runtime::object::deserialize(deserializer)
+                    crate::runtime::codegen::object::deserialize(deserializer)
                 }
             }
 
             impl serde::Serialize for $name {
                 fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                     use serde::ser::SerializeStruct;
-                    let len = 0 $(+ crate::runtime::object::count::$mode(&self.$field))*;
+                    let len = 0 $(+ crate::runtime::codegen::object::count::$mode(&self.$field))*;
                     let mut out = serializer.serialize_struct(stringify!($name), len)?;
-                    $(crate::runtime::object::write::$mode(&mut out, $wire, &self.$field)?;)*
+                    $(crate::runtime::codegen::object::write::$mode(&mut out, $wire, &self.$field)?;)*
                     out.end()
                 }
             }
         };
     };
     (@read $map:ident $field:ident $wire:literal exact($format:ident) $($rest:tt)*) => {
-        crate::runtime::object::field_exact(
-            &mut $map, &mut $field, $wire, &crate::runtime::formats::$format,
+        crate::runtime::codegen::object::field_exact(
+            &mut $map, &mut $field, $wire, &crate::runtime::codegen::formats::$format,
         )
     };
     (@read $map:ident $field:ident $wire:literal $($rest:tt)*) => {
-        crate::runtime::object::field(&mut $map, &mut $field, $wire)
+        crate::runtime::codegen::object::field(&mut $map, &mut $field, $wire)
     };
     // A field's value from its slot at the object's end (`take`'s functions, inline where
     // they cannot fail); `$map` names the map's type, whose error a missing one is.
@@ -636,12 +636,12 @@ macro_rules! __apigen_json_object {
         $field
     };
     (@take $mode:ident $field:ident $wire:literal $map:ident) => {
-        crate::runtime::object::take::$mode::<_, $map::Error>($field, $wire)?
+        crate::runtime::codegen::object::take::$mode::<_, $map::Error>($field, $wire)?
     };
     // A server's struct with nothing to check: the `Validate` every checked value has.
     (@checks $name:ident none) => {
-        impl crate::runtime::validate::Validate for $name {
-            fn validate(&self, _pointer: &str, _out: &mut crate::runtime::validate::Violations) {}
+        impl crate::runtime::codegen::validate::Validate for $name {
+            fn validate(&self, _pointer: &str, _out: &mut crate::runtime::codegen::validate::Violations) {}
         }
     };
     // `new`, when the struct declares it: its parameters, then every field in order.
