@@ -204,83 +204,59 @@ enum Check {
 }
 
 impl Check {
-    /// The call that checks `value` (a reference), located at `at`, into `out`.
-    fn call(&self, value: &TokenStream, at: &TokenStream) -> TokenStream {
-        let n = |n: &usize| proc_macro2::Literal::usize_unsuffixed(*n);
+    /// The keyword in snake case (as `params::declare!` reads it, and the runtime's
+    /// `validate::check_…` is named, the exclusive bounds apart) and its arguments.
+    fn parts(&self) -> (&'static str, Vec<TokenStream>) {
+        let n = |n: &usize| {
+            let n = proc_macro2::Literal::usize_unsuffixed(*n);
+            vec![quote!(#n)]
+        };
         match self {
-            Check::Minimum(b, ex) => quote!(validate::check_minimum(*#value, #b, #ex, #at, out);),
-            Check::Maximum(b, ex) => quote!(validate::check_maximum(*#value, #b, #ex, #at, out);),
-            Check::OneOf(allowed) => {
-                quote!(validate::check_one_of(#value, &[#(#allowed),*], #at, out);)
-            }
-            Check::MultipleOf(m) => quote!(validate::check_multiple_of(*#value, #m, #at, out);),
-            Check::MinLength(v) => {
-                let v = n(v);
-                quote!(validate::check_min_length(#value, #v, #at, out);)
-            }
-            Check::MaxLength(v) => {
-                let v = n(v);
-                quote!(validate::check_max_length(#value, #v, #at, out);)
-            }
-            Check::Pattern(p) => quote!(validate::check_pattern(#value, #p, #at, out);),
-            Check::Format(f) => quote!(validate::check_format(#value, #f, #at, out);),
-            Check::MinProperties(v) => {
-                let v = n(v);
-                quote!(validate::check_min_properties(#value.len(), #v, #at, out);)
-            }
-            Check::MaxProperties(v) => {
-                let v = n(v);
-                quote!(validate::check_max_properties(#value.len(), #v, #at, out);)
-            }
-            Check::MinItems(v) => {
-                let v = n(v);
-                quote!(validate::check_min_items(#value, #v, #at, out);)
-            }
-            Check::MaxItems(v) => {
-                let v = n(v);
-                quote!(validate::check_max_items(#value, #v, #at, out);)
-            }
-            Check::UniqueItems => quote!(validate::check_unique_items(#value, #at, out);),
+            Check::Minimum(b, false) => ("minimum", vec![b.clone()]),
+            Check::Minimum(b, true) => ("exclusive_minimum", vec![b.clone()]),
+            Check::Maximum(b, false) => ("maximum", vec![b.clone()]),
+            Check::Maximum(b, true) => ("exclusive_maximum", vec![b.clone()]),
+            Check::OneOf(allowed) => ("one_of", allowed.clone()),
+            Check::MultipleOf(m) => ("multiple_of", vec![quote!(#m)]),
+            Check::MinLength(v) => ("min_length", n(v)),
+            Check::MaxLength(v) => ("max_length", n(v)),
+            Check::Pattern(p) => ("pattern", vec![quote!(#p)]),
+            Check::Format(f) => ("format", vec![quote!(#f)]),
+            Check::MinProperties(v) => ("min_properties", n(v)),
+            Check::MaxProperties(v) => ("max_properties", n(v)),
+            Check::MinItems(v) => ("min_items", n(v)),
+            Check::MaxItems(v) => ("max_items", n(v)),
+            Check::UniqueItems => ("unique_items", Vec::new()),
         }
+    }
+
+    /// The call that checks `value` (a reference), located at `at`, into `out`: the word's
+    /// function with the value as it takes it (a number by value, a map by its length), then
+    /// the word's arguments (a bound's exclusiveness as a flag, `one_of`'s values as a slice).
+    fn call(&self, value: &TokenStream, at: &TokenStream) -> TokenStream {
+        let (word, args) = self.parts();
+        let (function, value, args) = match self {
+            Check::Minimum(b, ex) => ("minimum", quote!(*#value), quote!(#b, #ex,)),
+            Check::Maximum(b, ex) => ("maximum", quote!(*#value), quote!(#b, #ex,)),
+            Check::OneOf(allowed) => (word, quote!(#value), quote!(&[#(#allowed),*],)),
+            Check::MultipleOf(_) => (word, quote!(*#value), quote!(#(#args,)*)),
+            Check::MinProperties(_) | Check::MaxProperties(_) => {
+                (word, quote!(#value.len()), quote!(#(#args,)*))
+            }
+            _ => (word, quote!(#value), quote!(#(#args,)*)),
+        };
+        let function = quote::format_ident!("check_{function}");
+        quote!(validate::#function(#value, #args #at, out);)
     }
 
     /// The word `params::declare!` reads it from: the keyword in snake case and its bound.
     fn word(&self) -> TokenStream {
-        let n = |n: &usize| proc_macro2::Literal::usize_unsuffixed(*n);
-        match self {
-            Check::Minimum(b, false) => quote!(minimum(#b)),
-            Check::Minimum(b, true) => quote!(exclusive_minimum(#b)),
-            Check::Maximum(b, false) => quote!(maximum(#b)),
-            Check::Maximum(b, true) => quote!(exclusive_maximum(#b)),
-            Check::OneOf(allowed) => quote!(one_of(#(#allowed),*)),
-            Check::MultipleOf(m) => quote!(multiple_of(#m)),
-            Check::MinLength(v) => {
-                let v = n(v);
-                quote!(min_length(#v))
-            }
-            Check::MaxLength(v) => {
-                let v = n(v);
-                quote!(max_length(#v))
-            }
-            Check::Pattern(p) => quote!(pattern(#p)),
-            Check::Format(f) => quote!(format(#f)),
-            Check::MinProperties(v) => {
-                let v = n(v);
-                quote!(min_properties(#v))
-            }
-            Check::MaxProperties(v) => {
-                let v = n(v);
-                quote!(max_properties(#v))
-            }
-            Check::MinItems(v) => {
-                let v = n(v);
-                quote!(min_items(#v))
-            }
-            Check::MaxItems(v) => {
-                let v = n(v);
-                quote!(max_items(#v))
-            }
-            Check::UniqueItems => quote!(unique_items),
+        let (word, args) = self.parts();
+        let word = quote::format_ident!("{word}");
+        if args.is_empty() {
+            quote!(#word)
+        } else {
+            quote!(#word(#(#args),*))
         }
     }
 }
