@@ -54,6 +54,7 @@ const GROUPS: &[Group] = &[
             "runtime/server/src/authenticating/credentials.rs",
             "runtime/server/src/limiting/ratelimit.rs",
             "runtime/server/src/serving/layer.rs",
+            "runtime/server/src/serving/entries.rs",
             "runtime/server/src/serving/runtime_handle.rs",
             "runtime/server/src/answering/problem.rs",
             "runtime/server/src/answering/response.rs",

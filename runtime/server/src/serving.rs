@@ -2,6 +2,7 @@
 
 pub mod cors;
 pub mod document;
+mod entries;
 mod gate;
 pub mod layer;
 pub mod mock;

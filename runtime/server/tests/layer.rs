@@ -569,20 +569,27 @@ mod declared {
         }
     }
 
-    pub fn router(config: ServerConfig) -> axum::Router {
-        let api = Arc::new(Things);
-        let (get_api, own_api, put_own_api) = (api.clone(), api.clone(), api.clone());
-        let routes = axum::Router::new()
-            .route(
+    // The route table as the printer writes a long trait's: the signature over lines, a comma
+    // after the last parameter and after a wrapped line's last argument. A path's two methods
+    // come from two lines, merged into its one method router.
+    runtime::routes::declare! {
+        fn route_table<A: ThingApi>(
+            api: &Arc<A>,
+            base: &str,
+        ) -> axum::Router {
+            get("/things/{id}", handle_get_thing, "getThing");
+            put(
                 "/things/{id}",
-                get(move |req: Request| handle_get_thing(get_api.clone(), req))
-                    .put(move |req: Request| handle_put_thing(api.clone(), req)),
-            )
-            .route(
-                "/own/{id}",
-                get(move |req: Request| handle_get_own(own_api.clone(), req))
-                    .put(move |req: Request| handle_put_own(put_own_api.clone(), req)),
+                handle_put_thing,
+                "putThing",
             );
+            get("/own/{id}", handle_get_own, "getOwn");
+            put("/own/{id}", handle_put_own, "putOwn");
+        }
+    }
+
+    pub fn router(config: ServerConfig) -> axum::Router {
+        let routes = route_table(&Arc::new(Things), "");
         layer::finish_prefixed(routes, common::SECURITY_SCHEMES, "", &common::CORS, config)
     }
 }

@@ -50,7 +50,7 @@ pub fn add(routes: Router, base: &str, path: &str, service: MethodRouter) -> Rou
 macro_rules! __apigen_routes {
     (
         $(#[$meta:meta])*
-        $vis:vis fn $name:ident<A: $api:path>($state:ident: &Arc<A>, $base:ident: &str) -> axum::Router {
+        $vis:vis fn $name:ident<A: $api:path>($state:ident: &Arc<A>, $base:ident: &str $(,)?) -> axum::Router {
             $($(#[$cfg:meta])* $method:ident($path:literal, $handler:ident $(, $id:literal)? $(,)?);)*
         }
     ) => {
