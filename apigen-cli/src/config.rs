@@ -71,7 +71,7 @@ impl ApiEntry {
 /// Where the generated crates get the runtime crates from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Runtime {
-    /// From the registry, by version (`apigen-server-runtime = "0.2.2"`): the default.
+    /// From the registry, by version (`apigen-server-runtime = "0.2.3"`): the default.
     Registry,
     /// A directory holding the runtime crates (`server/`, `client/`, `cli/`), relative to the
     /// file: an apigen checkout, or a monorepo's copy. The version stays in the dependency.

@@ -10,8 +10,8 @@ use crate::types;
 use std::sync::Arc;
 use std::time::Duration;
 use crate::runtime::codegen::{
-    request, response, Credentials, Error, JSON, OperationInfo, RateLimit, Raw,
-    ResponseValue, RetryPolicy, SchemeKind, Secret, SecurityScheme, Transport,
+    request, response, Credentials, Error, OperationInfo, RateLimit, Raw, ResponseValue,
+    RetryPolicy, SchemeKind, Secret, SecurityScheme, Transport,
 };
 
 /// The servers the document lists; any other URL works with [`Client::builder`].
@@ -261,10 +261,7 @@ impl Client {
         const OPERATION: OperationInfo = OperationInfo::get("/pets", "listPets")
             .secured(&[&["bearerAuth"]]);
         let query = options.query()?;
-        let raw = self
-            .transport
-            .send_url(&OPERATION, OPERATION.path, &query, JSON)
-            .await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -293,14 +290,7 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(
-                &OPERATION,
-                OPERATION.path,
-                "",
-                JSON,
-                "application/json",
-                Some(&body),
-            )
+            .call(&OPERATION, OPERATION.path, "", Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[201], Raw::json)
     }
@@ -329,7 +319,7 @@ impl Client {
             .deprecated()
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&pet_id]);
-        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }
@@ -356,7 +346,7 @@ impl Client {
                 "listOrders",
             )
             .secured(&[&["bearerAuth"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }

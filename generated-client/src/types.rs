@@ -98,6 +98,7 @@ pub type Pets = Vec<Pet>;
 /// Schema: `/components/schemas/Orders`.
 #[cfg(feature = "store")]
 pub type Orders = Vec<serde_json::Map<String, serde_json::Value>>;
+
 object::json! {
     /// The body of every error response.
     ///

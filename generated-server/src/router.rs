@@ -5,7 +5,9 @@
     not(all(feature = "pets", feature = "store")),
     allow(unused_imports, dead_code, unused_variables)
 )]
-//! HTTP routing for [`PetStoreApi`]: one handler per operation, and [`router`].
+//! HTTP routing for [`PetStoreApi`]: [`router`] and its route table, a line per
+//! operation, whose handler is the runtime's entry (`layer::call`) or, for an operation
+//! that needs more, a function here.
 //!
 //! Each handler checks the operation's security requirement before reading anything,
 //! parses and checks every parameter and the body (all failures reported together in one
@@ -73,14 +75,24 @@ pub async fn test_server<A: PetStoreApi>(
     let app = router(api, config.clone());
     TestServer::start(app, &config, &base).await
 }
-routes::declare! {
+
+routes::table! {
     /// Every operation's route under `base`, named by its operation id (each
-    /// request's span and metrics carry it).
+    /// request's span and metrics carry it). A line's handler is the runtime entry
+    /// that authorizes and reads the request, then calls the implementation, or the
+    /// operation's own function where it needs more.
     fn route_table<A: PetStoreApi>(api: &Arc<A>, base: &str) -> axum::Router {
-        #[cfg(feature = "pets")] get("/pets", handle_list_pets, "listPets");
-        #[cfg(feature = "pets")] post("/pets", handle_create_pet, "createPet");
-        #[cfg(feature = "pets")] get("/pets/{petId}", handle_get_pet, "getPet");
-        #[cfg(feature = "store")] get("/store/orders", handle_list_orders, "listOrders");
+        #[cfg(feature = "pets")]
+        {
+            get("/pets", call(A::list_pets, "listPets", &[&["bearerAuth"]]));
+            post("/pets", handle_create_pet, "createPet");
+            get("/pets/{petId}", handle_get_pet, "getPet");
+        }
+
+        #[cfg(feature = "store")]
+        {
+            get("/store/orders", call(A::list_orders, "listOrders", &[&["bearerAuth"]]));
+        }
     }
 }
 
@@ -133,14 +145,6 @@ use operations_pets::*;
 #[cfg(feature = "pets")]
 mod operations_pets {
     use super::*;
-
-    layer::handler! {
-        /// `GET /pets`: see [`PetStoreApi::list_pets`]. Authorizes and reads the request, then
-        /// calls the implementation.
-        pub(super) fn handle_list_pets<A: PetStoreApi>() {
-            call(A::list_pets, "listPets", &[&["bearerAuth"]])
-        }
-    }
 
     /// `POST /pets`: see [`PetStoreApi::create_pet`].
     pub(super) fn handle_create_pet<A: PetStoreApi>(
@@ -195,7 +199,10 @@ mod operations_pets {
         body: Body,
     ) -> impl Future<Output = Result<Response, Problem>> + Send {
         async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
             key_checked.map_err(|problem| *problem)?;
             let params = CreatePetParams {};
             let body = body::read_json::<types::NewPet>(&parts, body, body_limit, true)
@@ -242,7 +249,10 @@ mod operations_pets {
         _body: Body,
     ) -> impl Future<Output = Result<Response, Problem>> + Send {
         async move {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
+            let scheme = auth::authorize_scheme(
+                parts.extensions.get(),
+                &[&["bearerAuth"]],
+            )?;
             let params = {
                 let path = params::path_params(&mut parts).await?;
                 let raw = RawParams::from_parts(&parts, path);
@@ -252,22 +262,6 @@ mod operations_pets {
             #[allow(deprecated)]
             let outcome = A::get_pet(&api, &ctx, params).await;
             response::answer(outcome, |error| api.handle_error(&ctx, error))
-        }
-    }
-}
-
-#[cfg(feature = "store")]
-use operations_store::*;
-
-#[cfg(feature = "store")]
-mod operations_store {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /store/orders`: see [`PetStoreApi::list_orders`]. Authorizes and reads the request,
-        /// then calls the implementation.
-        pub(super) fn handle_list_orders<A: PetStoreApi>() {
-            call(A::list_orders, "listOrders", &[&["bearerAuth"]])
         }
     }
 }

@@ -47,15 +47,9 @@ const EXCERPTS: &[(&str, &str, &str, bool)] = &[
         true,
     ),
     (
-        "list-orders-handler.rs",
-        "generated-server/src/router.rs",
-        "pub(super) fn handle_list_orders<",
-        true,
-    ),
-    (
         "route-table.rs",
         "generated-server/src/router.rs",
-        "routes::declare! {",
+        "routes::table! {",
         false,
     ),
     (

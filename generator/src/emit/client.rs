@@ -13,6 +13,8 @@ use quote::{format_ident, quote};
 
 mod method;
 mod operations;
+mod parts;
+mod send;
 mod stream;
 
 use method::method;
@@ -544,7 +546,6 @@ const CLIENT_IMPORTS: &[(&str, &str)] = &[
     ("crate::runtime::codegen::error::Error", "Error"),
     ("crate::runtime::codegen::ratelimit::RateLimit", "RateLimit"),
     ("crate::runtime::codegen::request", "request::"),
-    ("crate::runtime::codegen::request::JSON", "JSON"),
     ("crate::runtime::codegen::request::Query", "Query"),
     (
         "crate::runtime::codegen::request::ObjectQuery",

@@ -575,7 +575,9 @@ fn space_items(text: &str) -> String {
                 || c.starts_with("struct ")
                 || c.starts_with("enum ")
                 || c.starts_with("type ")
-                || c.starts_with("trait ");
+                || c.starts_with("trait ")
+                // An item a macro declares (`routes::table! {`).
+                || (c.ends_with("! {") && !c.starts_with("let "));
             // A comment line never closes an item, whatever it ends with: a doc line of a
             // description ending in `;` or `}` followed by another doc line must not get a
             // blank line between them (clippy's `empty_line_after_doc_comments`).

@@ -19,8 +19,8 @@ mod handler;
 mod router;
 
 pub use api::api_rs;
-use api::{default_expr, headers_write};
-use handler::{handler, headers_writers};
+use api::default_expr;
+use handler::handler;
 pub use router::router_rs;
 use router::{handler_ident, handler_stem};
 

@@ -22,7 +22,7 @@ pub use super::options::RequestOptions;
 pub use super::pages::{Page, Pages};
 pub use super::progress::{OnProgress, Progress};
 pub use super::ratelimit::RateLimit;
-pub use super::request::{JSON, ObjectQuery, Query, Style, ToParam, Upload};
+pub use super::request::{ObjectQuery, Query, Style, ToParam, Upload};
 pub use super::response::{Raw, ResponseValue};
 pub use super::retry::RetryPolicy;
 pub use super::stream::{EventStream, JsonLines};

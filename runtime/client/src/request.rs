@@ -71,11 +71,6 @@ pub fn encode_query_reserved(value: &str) -> String {
     out
 }
 
-/// The `Accept` of an operation that answers JSON, as [`Transport::send_url`] takes it.
-///
-/// [`Transport::send_url`]: super::transport::Transport::send_url
-pub const JSON: Option<&str> = Some("application/json");
-
 /// A path from its template and its parameters' values in the template's order: each
 /// `{name}` is the next value, written as a parameter and percent-encoded as one segment
 /// (`style: simple`), so that `path("/pets/{petId}/tags/{tag}", &[&7, &"a/b"])` is

@@ -257,6 +257,8 @@ async fn the_server_sees_the_credentials() {
         deprecated: false,
         security: &[&["queryKey", "cookieKey"]],
         idempotency_key: false,
+        accept: Some("application/json"),
+        content_type: "application/json",
     };
     let server = Server::start(vec![json(200, &[], "{}")]).await;
     let creds = Credentials::new()

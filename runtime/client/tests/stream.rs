@@ -185,6 +185,8 @@ static WATCH: OperationInfo = OperationInfo {
     deprecated: false,
     security: OPEN,
     idempotency_key: false,
+    accept: Some("application/json"),
+    content_type: "application/json",
 };
 
 #[derive(Debug, PartialEq, serde::Deserialize)]
@@ -454,6 +456,8 @@ async fn a_custom_method_goes_on_the_wire_by_its_name() {
         deprecated: false,
         security: OPEN,
         idempotency_key: false,
+        accept: Some("application/json"),
+        content_type: "application/json",
     };
     let mut lines = t
         .send_streaming(&op, SCHEMES, |http, base| {

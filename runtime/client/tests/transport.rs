@@ -36,6 +36,8 @@ static LIST_PETS: OperationInfo = OperationInfo {
     deprecated: false,
     security: BEARER,
     idempotency_key: false,
+    accept: Some("application/json"),
+    content_type: "application/json",
 };
 
 static CREATE_PET: OperationInfo = OperationInfo {
@@ -46,6 +48,8 @@ static CREATE_PET: OperationInfo = OperationInfo {
     deprecated: false,
     security: BEARER,
     idempotency_key: false,
+    accept: Some("application/json"),
+    content_type: "application/json",
 };
 
 #[derive(Debug, PartialEq, serde::Deserialize)]
@@ -244,6 +248,50 @@ async fn post_sends_json_body() {
     assert_eq!(requests[0].target, "/pets");
     assert_eq!(requests[0].header("content-type"), Some("application/json"));
     assert_eq!(requests[0].body, br#"{"name":"Tom","categoryId":3}"#);
+}
+
+// `call`, what most generated methods send: the descriptor's `Accept` and `Content-Type`
+// (JSON's unless a modifier says otherwise), the credentials by the transport's schemes, the
+// body's bytes as they are; and no `Content-Type` without a body.
+#[tokio::test]
+async fn call_sends_the_descriptors_media_types() {
+    const SEND_TEXT: OperationInfo = OperationInfo::put("/notes/{id}", "putNote")
+        .secured(BEARER)
+        .accepts(None)
+        .sends("text/plain; charset=utf-8");
+    const LIST: OperationInfo = OperationInfo::get("/notes", "listNotes");
+    let server = Server::start(vec![json(200, &[], "{}"), json(200, &[], "[]")]).await;
+    let c = client(&server.base_url, fast());
+    let transport = c.transport.with_schemes(SCHEMES);
+    let body = bytes::Bytes::from_static(b"hello");
+    let raw = transport
+        .call(&SEND_TEXT, "/notes/7", "", Some(&body))
+        .await
+        .unwrap();
+    assert_eq!(raw.status, StatusCode::OK);
+    let raw = transport
+        .call(&LIST, "/notes", "q=a%20b", None)
+        .await
+        .unwrap();
+    assert_eq!(raw.status, StatusCode::OK);
+    let requests = server.requests();
+    assert_eq!(requests[0].method, "PUT");
+    assert_eq!(requests[0].target, "/notes/7");
+    // No `Accept` of the descriptor's: reqwest's own default goes.
+    assert_eq!(requests[0].header("accept"), Some("*/*"));
+    assert_eq!(
+        requests[0].header("content-type"),
+        Some("text/plain; charset=utf-8")
+    );
+    assert_eq!(requests[0].header("authorization"), Some("Bearer key-1"));
+    assert_eq!(requests[0].body, b"hello");
+    assert_eq!(requests[1].method, "GET");
+    assert_eq!(requests[1].target, "/notes?q=a%20b");
+    assert_eq!(requests[1].header("accept"), Some("application/json"));
+    assert_eq!(requests[1].header("content-type"), None);
+    // Not secured: no credentials sent.
+    assert_eq!(requests[1].header("authorization"), None);
+    assert!(requests[1].body.is_empty());
 }
 
 // ---- 429 and Retry-After --------------------------------------------------------------------
@@ -744,6 +792,8 @@ async fn operation_deprecated_in_the_document_is_warned_without_headers() {
         deprecated: true,
         security: BEARER,
         idempotency_key: false,
+        accept: Some("application/json"),
+        content_type: "application/json",
     };
     let (events, _guard) = capture::start();
     let server = Server::start(vec![json(200, &[], PET), json(200, &[], PET)]).await;
@@ -777,6 +827,7 @@ fn send_dyn_futures_are_send() {
     let build = |http: &reqwest::Client, base: &str| http.get(request::url(base, &path, ""));
     send(&c.transport.send_dyn(&LIST_PETS, SCHEMES, &build));
     send(&c.transport.send_streaming_dyn(&LIST_PETS, SCHEMES, &build));
+    send(&c.transport.call(&LIST_PETS, &path, "", None));
 }
 
 /// A 200 whose only header is `header` (no length: the body, empty, ends with the connection).
@@ -990,6 +1041,8 @@ async fn idempotency_keys_are_quoted_v4_uuids_and_distinct() {
         deprecated: false,
         security: BEARER,
         idempotency_key: true,
+        accept: Some("application/json"),
+        content_type: "application/json",
     };
     const CALLS: usize = 20;
     let server = Server::start((0..CALLS).map(|_| json(201, &[], PET)).collect()).await;

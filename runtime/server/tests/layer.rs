@@ -592,11 +592,67 @@ mod declared {
         let routes = route_table(&Arc::new(Things), "");
         layer::finish_prefixed(routes, common::SECURITY_SCHEMES, "", &common::CORS, config)
     }
+
+    // The same routes as `routes::table!` writes them: entries on their lines, grouped by
+    // `#[cfg]` (one group compiled, one not, one always), a function's line beside them, and
+    // lines the printer wrapped (a comma after an entry's last argument and after a line's).
+    runtime::routes::table! {
+        /// The table.
+        fn entry_table<A: ThingApi>(
+            api: &Arc<A>,
+            base: &str,
+        ) -> axum::Router {
+            #[cfg(all())]
+            {
+                get("/things/{id}", call(A::get_thing, "getThing", SECURED));
+                put(
+                    "/things/{id}",
+                    call_json(
+                        A::put_thing,
+                        "putThing",
+                        SECURED,
+                    ),
+                );
+            }
+            #[cfg(any())]
+            {
+                get("/never", handle_get_thing, "never");
+            }
+            {
+                get("/own/{id}", call_in(A::get_thing, &OWN, "getOwn", SECURED));
+                put("/own/{id}", handle_put_own, "putOwn");
+            }
+        }
+    }
+
+    pub fn table_router(config: ServerConfig) -> axum::Router {
+        let routes = entry_table(&Arc::new(Things), "");
+        layer::finish_prefixed(routes, common::SECURITY_SCHEMES, "", &common::CORS, config)
+    }
 }
 
 #[tokio::test]
 async fn a_declared_handler_calls_the_trait_and_answers_its_errors_through_it() {
-    let srv = serve(declared::router(ServerConfig::new().authenticator(keys()))).await;
+    declared_routes_serve(declared::router(ServerConfig::new().authenticator(keys()))).await;
+}
+
+#[tokio::test]
+async fn a_route_tables_entries_serve_as_declared_handlers_do() {
+    let router = declared::table_router(ServerConfig::new().authenticator(keys()));
+    declared_routes_serve(router.clone()).await;
+    // The group under `#[cfg(any())]` is not compiled: its path is not routed.
+    let srv = serve(router).await;
+    let r = send(
+        client()
+            .get(format!("{}/never", srv.base))
+            .bearer_auth(GOOD_KEY),
+    )
+    .await;
+    assert_eq!(r.status, 404, "{}", r.body);
+}
+
+async fn declared_routes_serve(router: axum::Router) {
+    let srv = serve(router).await;
     let url = |path: &str| format!("{}{path}", srv.base);
     let r = send(client().get(url("/things/7?note=hi")).bearer_auth(GOOD_KEY)).await;
     assert_eq!(

@@ -46,7 +46,7 @@ fn options_struct(op: &Operation) -> Option<TokenStream> {
                 .then(|| quote!(#[deprecated(note = "deprecated in the API description")]));
             let mut words = Vec::new();
             if p.location == crate::ir::Location::Query && op.query_in_options() {
-                words.push(super::method::query_words(p));
+                words.push(super::parts::query_words(p));
             }
             if next.iter().any(|(w, _)| *w == p.wire) {
                 words.push(quote!(next));

@@ -289,7 +289,9 @@ fn trait_method(op: &Operation) -> TokenStream {
     }
 }
 
-/// The headers the implementation sets on one answer.
+/// The headers the implementation sets on one answer, declared (`response::headers!`): each
+/// field's `#[header("name")]` says its header, `required` when it is always set and `list`
+/// for a list written as its items joined by commas; the runtime writes them.
 pub(super) fn headers_struct(op: &Operation, r: &Response, name: &str) -> TokenStream {
     let name = ident(name);
     let fields = r.headers.iter().map(|h| {
@@ -299,7 +301,10 @@ pub(super) fn headers_struct(op: &Operation, r: &Response, name: &str) -> TokenS
         let mut lines = h.doc.clone();
         lines.push(format!("(header `{}`)", h.wire));
         let docs = doc(&lines);
-        quote!(#docs pub #rust: #t,)
+        let wire = &h.wire;
+        let required = h.required.then(|| quote!(, required));
+        let list = matches!(h.ty, TypeRef::Vec(_)).then(|| quote!(, list));
+        quote!(#docs #[header(#wire #required #list)] pub #rust: #t,)
     });
     let default = r
         .headers
@@ -312,34 +317,10 @@ pub(super) fn headers_struct(op: &Operation, r: &Response, name: &str) -> TokenS
         op.id
     )]);
     quote! {
-        #docs
-        #[derive(Debug, Clone, #default PartialEq)]
-        pub struct #name { #(#fields)* }
-    }
-}
-
-/// `impl XHeaders { fn write(..) }`: each header as its text form; arrays comma-separated.
-pub(super) fn headers_write(r: &Response, name: &str) -> TokenStream {
-    let name = ident(name);
-    let writes = r.headers.iter().map(|h| {
-        let rust = ident(&h.rust);
-        let wire = &h.wire;
-        let text = match &h.ty {
-            TypeRef::Vec(_) => quote!(&value.iter().map(ToString::to_string).collect::<Vec<_>>().join(",")),
-            _ => quote!(&value.to_string()),
-        };
-        if h.required {
-            quote!({ let value = &self.#rust; response::set_header(response, #wire, #text)?; })
-        } else {
-            quote!(if let Some(value) = &self.#rust { response::set_header(response, #wire, #text)?; })
-        }
-    });
-    quote! {
-        impl #name {
-            pub(crate) fn write(&self, response: &mut Response) -> Result<(), Problem> {
-                #(#writes)*
-                Ok(())
-            }
+        response::headers! {
+            #docs
+            #[derive(Debug, Clone, #default PartialEq)]
+            pub struct #name { #(#fields)* }
         }
     }
 }

@@ -80,40 +80,8 @@ pub(super) fn handler(
         let outcome = A::#name(&api, &ctx, #params_arg #query_string_arg #body_arg).await;
         response::answer(outcome, |error| api.handle_error(&ctx, error))
     };
-    // An operation with nothing to read but declared parameters (and perhaps one JSON body)
-    // is the runtime's `layer::call` (`call_json`): it authorizes, reads and names the
-    // context; the closure calls.
-    let reads_pattern = op
-        .path_pattern
-        .as_ref()
-        .is_some_and(|p| !p.segments.is_empty());
-    let validated = validated_types(api);
-    // A body the runtime reads on its own: one required JSON body with no checks but its
-    // type's (`layer::call_json`, or `call_json_checked` when the type has some).
-    let json_entry = op.body.as_ref().and_then(|b| match &b.kind {
-        BodyKind::Json(t)
-            if b.required
-                && b.alternatives.is_empty()
-                && b.held.is_none()
-                && body_checks(b, false, true).is_none() =>
-        {
-            Some(if crate::emit::types::contents_validated(t, &validated) {
-                "call_json_checked"
-            } else {
-                "call_json"
-            })
-        }
-        _ => None,
-    });
-    if op.served_plainly()
-        && (op.body.is_none() || json_entry.is_some())
-        && op.query_string.is_none()
-        && upgrade.is_none()
-        && !reads_pattern
-        && params_declared(op, &validated)
-    {
-        let (entry, errors) = entry_in(op, json_entry.unwrap_or("call"));
-        let reads = if json_entry == Some("call_json_checked") {
+    if let Some((entry, checked)) = declared_entry(api, op) {
+        let reads = if checked {
             "Authorizes, reads and checks the request"
         } else {
             "Authorizes and reads the request"
@@ -131,7 +99,7 @@ pub(super) fn handler(
                 #non_snake
                 #call_allow
                 #vis fn #handle<A: #trait_ident>() {
-                    #entry(A::#name, #errors #id, &[#(#security),*])
+                    #entry
                 }
             }
         };
@@ -189,6 +157,53 @@ pub(super) fn handler(
             }
         }
     }
+}
+
+/// The runtime entry that serves `op` on its own, when one does, as `layer::handler!` and
+/// `routes::table!` take it (`call(A::list_pets, "listPets", &[&["bearerAuth"]])`), and
+/// whether it checks the body: an operation with nothing to read but declared parameters
+/// (and perhaps one JSON body) is the runtime's `layer::call` (`call_json`), which
+/// authorizes, reads and names the context, then calls the trait method.
+pub(super) fn declared_entry(api: &Api, op: &Operation) -> Option<(TokenStream, bool)> {
+    let reads_pattern = op
+        .path_pattern
+        .as_ref()
+        .is_some_and(|p| !p.segments.is_empty());
+    let validated = validated_types(api);
+    // A body the runtime reads on its own: one required JSON body with no checks but its
+    // type's (`layer::call_json`, or `call_json_checked` when the type has some).
+    let json_entry = op.body.as_ref().and_then(|b| match &b.kind {
+        BodyKind::Json(t)
+            if b.required
+                && b.alternatives.is_empty()
+                && b.held.is_none()
+                && body_checks(b, false, true).is_none() =>
+        {
+            Some(if crate::emit::types::contents_validated(t, &validated) {
+                "call_json_checked"
+            } else {
+                "call_json"
+            })
+        }
+        _ => None,
+    });
+    let declared = op.served_plainly()
+        && (op.body.is_none() || json_entry.is_some())
+        && op.query_string.is_none()
+        && !op.switches_protocols()
+        && !reads_pattern
+        && params_declared(op, &validated);
+    if !declared {
+        return None;
+    }
+    let (entry, errors) = entry_in(op, json_entry.unwrap_or("call"));
+    let name = ident(&op.rust);
+    let id = &op.id;
+    let security = op.security.iter().map(|alt| quote!(&[#(#alt),*]));
+    Some((
+        quote!(#entry(A::#name, #errors #id, &[#(#security),*])),
+        json_entry == Some("call_json_checked"),
+    ))
 }
 
 /// The runtime's entry `entry` for the operation, its `…_in` twin with the operation's error
@@ -820,18 +835,6 @@ fn entry_part(
     (sunset, handle_body)
 }
 
-/// The `write` of each headers struct of an operation's answers (`into_http`, which
-/// `response::answers!` prints beside the enum, calls it after the body and status).
-pub(super) fn headers_writers(op: &Operation) -> TokenStream {
-    let writers = op
-        .responses
-        .iter()
-        .filter_map(|r| r.headers_type.as_ref().map(|h| headers_write(r, h)));
-    quote!(#(#writers)*)
-}
-
-/// Reads a `multipart/form-data` body that the implementation gets as its bytes: its parts
-/// decoded into the schema's type `form` and checked, then passed on as sent.
 /// The checks of a typed request body named `body` (a `T` when `present`, else an
 /// `Option<T>`): the body schema's own constraints (a whole array's `maxItems`, a map's
 /// `maxProperties`, each item's pattern) where it holds a value, then the checks its types

@@ -42,14 +42,20 @@ pub fn router_rs(api: &Api) -> TokenStream {
         (!api.errors.is_default()).then(|| quote!(let config = config.document_errors(&ERRORS);));
     let error_consts = error_constants(api);
     // A tag's handlers in one module under its feature, seen by `router` through its `use`.
+    // An operation its route line serves with a runtime entry has no function (and a tag
+    // whose operations all are, no module).
     let handlers = crate::emit::gates::modules(
-        crate::emit::gates::grouped(api.operations.iter().enumerate().map(|(i, op)| {
-            let features = api.features.of_operation(i);
-            let vis = crate::emit::gates::module_vis(features);
-            let mut items = handler(api, op, &trait_ident, vis);
-            items.extend(headers_writers(op));
-            (features, items)
-        })),
+        crate::emit::gates::grouped(
+            api.operations
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| !routed_by_entry(api, i))
+                .map(|(i, op)| {
+                    let features = api.features.of_operation(i);
+                    let vis = crate::emit::gates::module_vis(features);
+                    (features, handler(api, op, &trait_ident, vis))
+                }),
+        ),
         quote!(),
     );
     let allowances = crate::emit::gates::allowances_with_variables(&api.features.features);
@@ -67,7 +73,10 @@ pub fn router_rs(api: &Api) -> TokenStream {
         &api.cors.response_headers,
     );
     let intro = module_doc(&[
-        format!("HTTP routing for [`{trait_ident}`]: one handler per operation, and [`router`]."),
+        format!("HTTP routing for [`{trait_ident}`]: [`router`] and its route table, a line per"),
+        "operation, whose handler is the runtime's entry (`layer::call`) or, for an operation"
+            .into(),
+        "that needs more, a function here.".into(),
         String::new(),
         "Each handler checks the operation's security requirement before reading anything,".into(),
         "parses and checks every parameter and the body (all failures reported together in one"
@@ -143,45 +152,88 @@ pub fn router_rs(api: &Api) -> TokenStream {
     }
 }
 
-/// The route table (`routes::declare!`), in document order: a line per operation of a path
-/// axum routes by method (`get("/pets", handle_list_pets, "listPets");`, under the operation's
-/// features), and a line per path shape several path keys share (`any("/…", dispatch_…);`,
-/// under the features of its operations together). `None` when the document has no routes.
-/// The runtime registers each line; axum merges a path's methods into one method router.
+/// The route table (`routes::table!`): a line per operation of a path axum routes by method,
+/// its handler the runtime entry that serves it (`get("/pets", call(A::list_pets,
+/// "listPets", &[…]));`) or, when it needs more, its function (`post("/pets",
+/// handle_create_pet, "createPet");`), and a line per path shape several path keys share
+/// (`any("/…", dispatch_…);`). Lines are grouped by the features that compile them (a group
+/// a `#[cfg]`, in the order the document first names each), in document order within a
+/// group. `None` when the document has no routes. The runtime registers each line; axum
+/// merges a path's methods into one method router.
 fn route_table(api: &Api, trait_ident: &syn::Ident) -> Option<TokenStream> {
     if api.routes.is_empty() {
         return None;
     }
-    let mut lines = Vec::new();
+    // (the group's features, its lines)
+    let mut groups: Vec<(Option<Vec<String>>, Vec<TokenStream>)> = Vec::new();
+    let mut push = |features: Option<Vec<String>>, line: TokenStream| match groups
+        .iter_mut()
+        .find(|(f, _)| *f == features)
+    {
+        Some((_, lines)) => lines.push(line),
+        None => groups.push((features, vec![line])),
+    };
+    let mut deprecated = false;
     for route in &api.routes {
         let pattern = &route.pattern;
         match &route.serve {
             RouteServe::Dispatch(d) => {
-                let cfg = crate::emit::gates::cfg(route_features(api, &route.serve).as_deref());
                 let dispatch = ident(&d.rust);
-                lines.push(quote!(#cfg any(#pattern, #dispatch);));
+                push(
+                    route_features(api, &route.serve),
+                    quote!(any(#pattern, #dispatch);),
+                );
             }
             RouteServe::Methods(members) => {
                 for &index in members {
                     let op = &api.operations[index];
-                    let cfg = crate::emit::gates::cfg(api.features.of_operation(index));
+                    let features = api.features.of_operation(index).map(<[String]>::to_vec);
                     let method = format_ident!("{}", op.method.to_lowercase());
-                    let handler = handler_ident(api, op);
-                    let id = &op.id;
-                    lines.push(quote!(#cfg #method(#pattern, #handler, #id);));
+                    let line = match handler::declared_entry(api, op) {
+                        Some((entry, _)) => {
+                            deprecated |= op.deprecated.is_some();
+                            quote!(#method(#pattern, #entry);)
+                        }
+                        None => {
+                            let handler = handler_ident(api, op);
+                            let id = &op.id;
+                            quote!(#method(#pattern, #handler, #id);)
+                        }
+                    };
+                    push(features, line);
                 }
             }
         }
     }
+    let groups = groups.iter().map(|(features, lines)| {
+        let cfg = crate::emit::gates::cfg(features.as_deref());
+        quote!(#cfg { #(#lines)* })
+    });
+    // A deprecated operation's trait method is called where its route is.
+    let allow = deprecated.then(|| quote!(#[allow(deprecated)]));
     Some(quote! {
-        routes::declare! {
+        routes::table! {
             /// Every operation's route under `base`, named by its operation id (each
-            /// request's span and metrics carry it).
+            /// request's span and metrics carry it). A line's handler is the runtime entry
+            /// that authorizes and reads the request, then calls the implementation, or the
+            /// operation's own function where it needs more.
+            #allow
             fn route_table<A: #trait_ident>(api: &Arc<A>, base: &str) -> axum::Router {
-                #(#lines)*
+                #(#groups)*
             }
         }
     })
+}
+
+/// Whether operation `index` is served by the runtime entry its route line names (see
+/// [`route_table`]), so that it has no handler function: a path axum routes by method, and
+/// an operation with nothing but declared parameters and perhaps a JSON body to read.
+fn routed_by_entry(api: &Api, index: usize) -> bool {
+    let by_method = api.routes.iter().any(|r| match &r.serve {
+        RouteServe::Methods(members) => members.contains(&index),
+        RouteServe::Dispatch(_) => false,
+    });
+    by_method && handler::declared_entry(api, &api.operations[index]).is_some()
 }
 
 /// The features any of which compiles a route: those of its operations together; `None`

@@ -379,3 +379,83 @@ macro_rules! __apigen_answers {
 
 #[doc(inline)]
 pub use crate::__apigen_answers as answers;
+
+/// Declares the headers struct of an answer (`Location` on a 201, `X-Total-Count` on a
+/// list): the struct as written, less each field's `#[header(…)]`, and its `write`, which
+/// [`answers!`] calls to set them on the response. A field's attribute names its header and
+/// says, in words, how it is written: nothing for an `Option` set only when it holds a value,
+/// `required` for a field that is always set, and `list` for a list written as its items'
+/// text joined by commas (`simple` style). A value is written by its `Display`.
+///
+/// ```ignore
+/// response::headers! {
+///     /// Headers of the `201` answer of `createPet`.
+///     #[derive(Debug, Clone, PartialEq)]
+///     pub struct CreatePetCreatedHeaders {
+///         /// Where the new animal is.
+///         #[header("location", required)]
+///         pub location: String,
+///         #[header("x-tags", list)]
+///         pub x_tags: Option<Vec<String>>,
+///     }
+/// }
+/// ```
+#[doc(hidden)]
+#[macro_export]
+// `crate::runtime`, not `$crate`: the runtime as the calling crate names it (see `object::json!`).
+#[allow(clippy::crate_in_macro_def)]
+macro_rules! __apigen_answer_headers {
+    (
+        $(#[doc = $doc:literal])*
+        #[derive($($derive:tt)*)]
+        $vis:vis struct $name:ident {
+            $(
+                $(#[doc = $field_doc:literal])*
+                #[header($wire:literal $(, $word:ident)* $(,)?)]
+                $field_vis:vis $field:ident: $ty:ty,
+            )*
+        }
+    ) => {
+        $(#[doc = $doc])*
+        #[derive($($derive)*)]
+        $vis struct $name {
+            $($(#[doc = $field_doc])* $field_vis $field: $ty,)*
+        }
+
+        impl $name {
+            /// Sets each header that has a value on `response`.
+            pub(crate) fn write(
+                &self,
+                response: &mut axum::response::Response,
+            ) -> Result<(), crate::runtime::codegen::Problem> {
+                $($crate::__apigen_answer_headers!(@write response, &self.$field, $wire $(, $word)*);)*
+                Ok(())
+            }
+        }
+    };
+    (@write $response:ident, $value:expr, $wire:literal) => {
+        if let Some(value) = $value {
+            $crate::__apigen_answer_headers!(@set $response, $wire, &value.to_string());
+        }
+    };
+    (@write $response:ident, $value:expr, $wire:literal, required) => {
+        $crate::__apigen_answer_headers!(@set $response, $wire, &$value.to_string());
+    };
+    (@write $response:ident, $value:expr, $wire:literal, list) => {
+        if let Some(value) = $value {
+            $crate::__apigen_answer_headers!(@set $response, $wire, &$crate::__apigen_answer_headers!(@join value));
+        }
+    };
+    (@write $response:ident, $value:expr, $wire:literal, required, list) => {
+        $crate::__apigen_answer_headers!(@set $response, $wire, &$crate::__apigen_answer_headers!(@join $value));
+    };
+    (@join $value:expr) => {
+        $value.iter().map(ToString::to_string).collect::<Vec<_>>().join(",")
+    };
+    (@set $response:ident, $wire:literal, $text:expr) => {
+        crate::runtime::codegen::response::set_header($response, $wire, $text)?
+    };
+}
+
+#[doc(inline)]
+pub use crate::__apigen_answer_headers as headers;

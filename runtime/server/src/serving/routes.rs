@@ -1,5 +1,6 @@
-//! The route table a generated router declares (`routes::declare!`): one line per operation,
-//! its method, path, handler and operation id, which the runtime registers with axum.
+//! The route table a generated router declares (`routes::table!`, and 0.2.2's
+//! `routes::declare!`): one line per operation, its method, path and handler (a function, or
+//! the runtime entry that serves it), which the runtime registers with axum.
 //!
 //! A path's methods are registered one by one; axum merges them into the path's one method
 //! router (`Router::route` on a path it holds merges), so a path whose operations compile
@@ -84,3 +85,92 @@ macro_rules! __apigen_routes {
 }
 
 pub use crate::__apigen_routes as declare;
+
+/// Declares a generated router's route table as [`declare!`] does, its lines grouped by the
+/// `#[cfg]` they compile under (one attribute a group, not one a line), and a line's handler
+/// either a function or the runtime entry that serves it, written where the route is:
+///
+/// ```ignore
+/// routes::table! {
+///     /// Every operation's route, under `base`.
+///     fn route_table<A: PetStoreApi>(api: &Arc<A>, base: &str) -> axum::Router {
+///         #[cfg(feature = "pets")]
+///         {
+///             get("/pets", call(A::list_pets, "listPets", &[&["bearerAuth"]]));
+///             post("/pets", handle_create_pet, "createPet");
+///         }
+///         {
+///             any("/files/{name}.{ext}", dispatch_files_name_ext);
+///         }
+///     }
+/// }
+/// ```
+///
+/// A line whose handler is an entry (`call`, `call_in`, `call_json`, `call_json_in`,
+/// `call_json_checked`, `call_json_checked_in`, with the arguments
+/// [`layer::handler!`](crate::layer::handler) takes) is the handler that macro would write,
+/// named by the operation id among the entry's arguments; its operation needs no function of
+/// its own. A line of a function is [`declare!`]'s. Names the runtime as `crate::runtime`,
+/// where generated crates have it.
+#[doc(hidden)]
+#[macro_export]
+// `crate::runtime`, not `$crate`: the runtime as the calling crate names it (see `object::json!`).
+#[allow(clippy::crate_in_macro_def)]
+macro_rules! __apigen_route_table {
+    (
+        $(#[$meta:meta])*
+        $vis:vis fn $name:ident<A: $api:path>($state:ident: &Arc<A>, $base:ident: &str $(,)?) -> axum::Router {
+            $($(#[$cfg:meta])* { $($method:ident $line:tt;)* })*
+        }
+    ) => {
+        $(#[$meta])*
+        $vis fn $name<A: $api>($state: &std::sync::Arc<A>, $base: &str) -> axum::Router {
+            let routes = axum::Router::new();
+            $(
+                $(#[$cfg])*
+                let routes = {
+                    let routes = routes;
+                    $(
+                        let routes = crate::runtime::codegen::routes::add(
+                            routes,
+                            $base,
+                            $crate::__apigen_route_table!(@path $line),
+                            $crate::__apigen_routes!(
+                                @service $method
+                                $crate::__apigen_route_table!(@operation $state $line)
+                            ),
+                        );
+                    )*
+                    routes
+                };
+            )*
+            routes
+        }
+    };
+    (@path ($path:literal, $($rest:tt)*)) => { $path };
+    // A function: `declare!`'s line.
+    (@operation $state:ident ($path:literal, $handler:ident $(, $id:literal)? $(,)?)) => {
+        crate::runtime::codegen::layer::operation($state, $handler::<A>)$(.named($id))?
+    };
+    // An entry: the function `layer::handler!` writes, as a closure.
+    (@operation $state:ident ($path:literal, $entry:ident(A::$op:ident, $($arg:expr),+ $(,)?) $(,)?)) => {
+        crate::runtime::codegen::layer::operation(
+            $state,
+            |api: std::sync::Arc<A>, request: axum::extract::Request| {
+                crate::runtime::codegen::layer::$entry(
+                    $($arg,)+
+                    api,
+                    request,
+                    $crate::__apigen_handler!(@call $entry $op),
+                )
+            },
+        )
+        .named($crate::__apigen_route_table!(@id $($arg),+))
+    };
+    // The operation id among an entry's arguments: the first of two (id, security), or the
+    // second of three (error bodies, id, security: a `…_in` entry).
+    (@id $id:expr, $security:expr) => { $id };
+    (@id $errors:expr, $id:expr, $security:expr) => { $id };
+}
+
+pub use crate::__apigen_route_table as table;

@@ -18,7 +18,7 @@ use crate::types;
 use std::sync::Arc;
 use std::time::Duration;
 use crate::runtime::codegen::{
-    request, response, Credentials, Error, JSON, OperationInfo, Query, RateLimit, Raw,
+    request, response, Credentials, Error, OperationInfo, Query, RateLimit, Raw,
     ResponseValue, RetryPolicy, SchemeKind, Secret, SecurityScheme, ToParam, Transport,
 };
 
@@ -361,7 +361,8 @@ impl Client {
         options: CliLocalsOptions,
     ) -> Result<ResponseValue<()>, Error<CliLocalsError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/cli/{client}", "cliLocals")
-            .secured(&[&["build"], &["timeout"]]);
+            .secured(&[&["build"], &["timeout"]])
+            .accepts(None);
         let path = request::path(OPERATION.path, &[&client]);
         let mut query = Query::new();
         query.append("m", &m);
@@ -545,7 +546,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Vec2>, Error<BuilderError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/builder", "builder")
             .secured(&[&["build"], &["timeout"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -562,7 +563,7 @@ impl Client {
                 "for_server",
             )
             .secured(&[&["build"], &["timeout"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -576,7 +577,7 @@ impl Client {
     ) -> Result<ResponseValue<types::String2>, Error<BaseUrlError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/base-url", "baseUrl")
             .secured(&[&["build"], &["timeout"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -593,7 +594,7 @@ impl Client {
                 "lastRateLimit",
             )
             .secured(&[&["build"], &["timeout"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -604,8 +605,9 @@ impl Client {
     /// ```
     pub async fn router(&self) -> Result<ResponseValue<()>, Error<RouterError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/router", "router")
-            .secured(&[&["build"], &["timeout"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
+            .secured(&[&["build"], &["timeout"]])
+            .accepts(None);
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -621,8 +623,9 @@ impl Client {
                 "/ops/rate-limit-policy",
                 "rate_limit_policy",
             )
-            .secured(&[&["build"], &["timeout"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
+            .secured(&[&["build"], &["timeout"]])
+            .accepts(None);
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -636,8 +639,9 @@ impl Client {
                 "/ops/serve-path",
                 "serve_path",
             )
-            .secured(&[&["build"], &["timeout"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
+            .secured(&[&["build"], &["timeout"]])
+            .accepts(None);
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -648,8 +652,9 @@ impl Client {
     /// ```
     pub async fn api(&self) -> Result<ResponseValue<()>, Error<ApiError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/api", "api")
-            .secured(&[&["build"], &["timeout"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
+            .secured(&[&["build"], &["timeout"]])
+            .accepts(None);
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -660,8 +665,9 @@ impl Client {
     /// ```
     pub async fn config(&self) -> Result<ResponseValue<()>, Error<ConfigError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/config", "config")
-            .secured(&[&["build"], &["timeout"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
+            .secured(&[&["build"], &["timeout"]])
+            .accepts(None);
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -672,8 +678,9 @@ impl Client {
     /// ```
     pub async fn routes(&self) -> Result<ResponseValue<()>, Error<RoutesError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/routes", "routes")
-            .secured(&[&["build"], &["timeout"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
+            .secured(&[&["build"], &["timeout"]])
+            .accepts(None);
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -684,8 +691,9 @@ impl Client {
     /// ```
     pub async fn r#type(&self) -> Result<ResponseValue<()>, Error<TypeError>> {
         const OPERATION: OperationInfo = OperationInfo::delete("/ops/type", "type")
-            .secured(&[&["build"], &["timeout"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
+            .secured(&[&["build"], &["timeout"]])
+            .accepts(None);
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -697,7 +705,7 @@ impl Client {
     pub async fn self_(&self) -> Result<ResponseValue<types::Self_>, Error<SelfError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/self", "self")
             .secured(&[&["build"], &["timeout"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -730,7 +738,7 @@ impl Client {
             .secured(&[&["build"], &["timeout"]]);
         let path = request::path(OPERATION.path, &[&super_]);
         let query = options.query()?;
-        let raw = self.transport.send_url(&OPERATION, &path, &query, JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -759,10 +767,7 @@ impl Client {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/kinds", "Result")
             .secured(&[&["build"], &["timeout"]]);
         let query = options.query()?;
-        let raw = self
-            .transport
-            .send_url(&OPERATION, OPERATION.path, &query, JSON)
-            .await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -780,8 +785,9 @@ impl Client {
                 "/ops/headers/internal",
                 "getInternal",
             )
-            .secured(&[&["build"], &["timeout"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
+            .secured(&[&["build"], &["timeout"]])
+            .accepts(None);
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -794,8 +800,9 @@ impl Client {
     /// ```
     pub async fn get(&self) -> Result<ResponseValue<()>, Error<GetError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/headers", "get")
-            .secured(&[&["build"], &["timeout"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
+            .secured(&[&["build"], &["timeout"]])
+            .accepts(None);
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -901,10 +908,7 @@ impl Client {
         query.append("mark", mark);
         options.append_query(&mut query)?;
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(&OPERATION, OPERATION.path, &query, JSON)
-            .await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -932,10 +936,7 @@ impl Client {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/clone", "clone")
             .secured(&[&["build"], &["timeout"]]);
         let query = options.query()?;
-        let raw = self
-            .transport
-            .send_url(&OPERATION, OPERATION.path, &query, JSON)
-            .await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -956,14 +957,7 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(
-                &OPERATION,
-                OPERATION.path,
-                "",
-                JSON,
-                "application/json",
-                Some(&body),
-            )
+            .call(&OPERATION, OPERATION.path, "", Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
@@ -979,8 +973,9 @@ impl Client {
                 "/ops/conventions/new",
                 "new",
             )
-            .secured(&[&["build"], &["timeout"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
+            .secured(&[&["build"], &["timeout"]])
+            .accepts(None);
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -995,8 +990,9 @@ impl Client {
                 "/ops/conventions/from",
                 "fromText",
             )
-            .secured(&[&["build"], &["timeout"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
+            .secured(&[&["build"], &["timeout"]])
+            .accepts(None);
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -1011,8 +1007,9 @@ impl Client {
                 "/ops/conventions/into",
                 "intoPdf",
             )
-            .secured(&[&["build"], &["timeout"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
+            .secured(&[&["build"], &["timeout"]])
+            .accepts(None);
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -1026,8 +1023,9 @@ impl Client {
                 "/ops/conventions/as",
                 "asJson",
             )
-            .secured(&[&["build"], &["timeout"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
+            .secured(&[&["build"], &["timeout"]])
+            .accepts(None);
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -1041,8 +1039,9 @@ impl Client {
                 "/ops/conventions/to",
                 "toCsv",
             )
-            .secured(&[&["build"], &["timeout"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
+            .secured(&[&["build"], &["timeout"]])
+            .accepts(None);
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -1057,8 +1056,9 @@ impl Client {
                 "/ops/conventions/to-mut",
                 "toCsvMut",
             )
-            .secured(&[&["build"], &["timeout"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
+            .secured(&[&["build"], &["timeout"]])
+            .accepts(None);
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -1072,8 +1072,9 @@ impl Client {
                 "/ops/conventions/is",
                 "isReady",
             )
-            .secured(&[&["build"], &["timeout"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
+            .secured(&[&["build"], &["timeout"]])
+            .accepts(None);
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -1087,8 +1088,9 @@ impl Client {
                 "/ops/conventions/next",
                 "next",
             )
-            .secured(&[&["build"], &["timeout"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
+            .secured(&[&["build"], &["timeout"]])
+            .accepts(None);
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -1103,8 +1105,9 @@ impl Client {
                 "/ops/conventions/from-str",
                 "fromStr",
             )
-            .secured(&[&["build"], &["timeout"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
+            .secured(&[&["build"], &["timeout"]])
+            .accepts(None);
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -1118,8 +1121,9 @@ impl Client {
                 "/ops/conventions/default",
                 "default",
             )
-            .secured(&[&["build"], &["timeout"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
+            .secured(&[&["build"], &["timeout"]])
+            .accepts(None);
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 
@@ -1134,8 +1138,9 @@ impl Client {
                 "/ops/conventions/from-iter",
                 "from_iter",
             )
-            .secured(&[&["build"], &["timeout"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
+            .secured(&[&["build"], &["timeout"]])
+            .accepts(None);
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 }

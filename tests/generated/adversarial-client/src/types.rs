@@ -428,6 +428,7 @@ enums::string! {
         Unknown(String),
     }
 }
+
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]

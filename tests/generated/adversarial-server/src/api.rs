@@ -464,13 +464,17 @@ mod operations_path {
         }
     }
 
-    /// Headers of the `200` answer of `path`.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct Path2OkHeaders {
-        /// (header `response`)
-        pub response: Option<String>,
-        /// (header `value`)
-        pub value: Option<i64>,
+    response::headers! {
+        /// Headers of the `200` answer of `path`.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct Path2OkHeaders {
+            /// (header `response`)
+            #[header("response")]
+            pub response: Option<String>,
+            /// (header `value`)
+            #[header("value")]
+            pub value: Option<i64>,
+        }
     }
 
     response::answers! {
@@ -985,11 +989,14 @@ mod operations_ops {
         pub struct GetInternalParams {}
     }
 
-    /// Headers of the `5XX` answer of `getInternal`.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct GetInternalServerErrorHeaders {
-        /// (header `x-range`)
-        pub x_range: Option<String>,
+    response::headers! {
+        /// Headers of the `5XX` answer of `getInternal`.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct GetInternalServerErrorHeaders {
+            /// (header `x-range`)
+            #[header("x-range")]
+            pub x_range: Option<String>,
+        }
     }
 
     response::answers! {
@@ -1015,11 +1022,14 @@ mod operations_ops {
         pub struct GetParams {}
     }
 
-    /// Headers of the `500` answer of `get`.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct GetInternalServerErrorHeaders2 {
-        /// (header `x-code`)
-        pub x_code: Option<String>,
+    response::headers! {
+        /// Headers of the `500` answer of `get`.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct GetInternalServerErrorHeaders2 {
+            /// (header `x-code`)
+            #[header("x-code")]
+            pub x_code: Option<String>,
+        }
     }
 
     response::answers! {

@@ -13,7 +13,9 @@
     ),
     allow(unused_imports, dead_code, unused_variables)
 )]
-//! HTTP routing for [`AdversarialApi`]: one handler per operation, and [`router`].
+//! HTTP routing for [`AdversarialApi`]: [`router`] and its route table, a line per
+//! operation, whose handler is the runtime's entry (`layer::call`) or, for an operation
+//! that needs more, a function here.
 //!
 //! Each handler checks the operation's security requirement before reading anything,
 //! parses and checks every parameter and the body (all failures reported together in one
@@ -85,52 +87,125 @@ pub async fn test_server<A: AdversarialApi>(
     let app = router(api, config.clone());
     TestServer::start(app, &config, &base).await
 }
-routes::declare! {
+
+routes::table! {
     /// Every operation's route under `base`, named by its operation id (each
-    /// request's span and metrics carry it).
+    /// request's span and metrics carry it). A line's handler is the runtime entry
+    /// that authorizes and reads the request, then calls the implementation, or the
+    /// operation's own function where it needs more.
     fn route_table<A: AdversarialApi>(api: &Arc<A>, base: &str) -> axum::Router {
-        #[cfg(feature = "path")] get("/path/{path}/{raw}", handle_path, "path");
-        #[cfg(feature = "cli")] get("/cli/{client}", handle_cli_locals, "cliLocals");
-        #[cfg(feature = "raw")] post("/raw/{http}", handle_raw, "raw");
+        #[cfg(feature = "path")]
+        {
+            get("/path/{path}/{raw}", call(A::path, "path", &[&["build"], &["timeout"]]));
+        }
+
+        #[cfg(feature = "cli")]
+        {
+            get(
+                "/cli/{client}",
+                call(A::cli_locals, "cliLocals", &[&["build"], &["timeout"]]),
+            );
+        }
+
+        #[cfg(feature = "raw")]
+        {
+            post(
+                "/raw/{http}",
+                call_json_checked(A::raw, "raw", &[&["build"], &["timeout"]]),
+            );
+        }
+
         #[cfg(feature = "ops")]
-        get("/ops/handle-error", handle_handle_error_2, "handleError");
-        #[cfg(feature = "ops")] get("/ops/builder", handle_builder_2, "builder");
-        #[cfg(feature = "ops")] get("/ops/for-server", handle_for_server_2, "for_server");
-        #[cfg(feature = "ops")] get("/ops/base-url", handle_base_url_2, "baseUrl");
-        #[cfg(feature = "ops")]
-        get("/ops/last-rate-limit", handle_last_rate_limit_2, "lastRateLimit");
-        #[cfg(feature = "ops")] get("/ops/router", handle_router, "router");
-        #[cfg(feature = "ops")]
-        get("/ops/rate-limit-policy", handle_rate_limit_policy, "rate_limit_policy");
-        #[cfg(feature = "ops")] put("/ops/serve-path", handle_serve_path, "serve_path");
-        #[cfg(feature = "ops")] get("/ops/api", handle_api, "api");
-        #[cfg(feature = "ops")] get("/ops/config", handle_config, "config");
-        #[cfg(feature = "ops")] get("/ops/routes", handle_routes, "routes");
-        #[cfg(feature = "ops")] delete("/ops/type", handle_type, "type");
-        #[cfg(feature = "ops")] get("/ops/self", handle_self_, "self");
-        #[cfg(feature = "ops")] get("/ops/super/{super}", handle_super_, "super");
-        #[cfg(feature = "ops")] get("/ops/kinds", handle_result, "Result");
-        #[cfg(feature = "ops")]
-        get("/ops/headers/internal", handle_get_internal, "getInternal");
-        #[cfg(feature = "ops")] get("/ops/headers", handle_get, "get");
-        #[cfg(feature = "ops")]
-        post("/ops/placeholders", handle_placeholders, "placeholders");
-        #[cfg(feature = "ops")] get("/ops/braces", handle_braces, "braces");
-        #[cfg(feature = "ops")] get("/ops/clone", handle_clone, "clone");
-        #[cfg(feature = "ops")] post("/ops/1st", handle_1st, "1st");
-        #[cfg(feature = "ops")] post("/ops/conventions/new", handle_new, "new");
-        #[cfg(feature = "ops")] get("/ops/conventions/from", handle_from_text, "fromText");
-        #[cfg(feature = "ops")] get("/ops/conventions/into", handle_into_pdf, "intoPdf");
-        #[cfg(feature = "ops")] get("/ops/conventions/as", handle_as_json, "asJson");
-        #[cfg(feature = "ops")] get("/ops/conventions/to", handle_to_csv, "toCsv");
-        #[cfg(feature = "ops")]
-        get("/ops/conventions/to-mut", handle_to_csv_mut, "toCsvMut");
-        #[cfg(feature = "ops")] get("/ops/conventions/is", handle_is_ready, "isReady");
-        #[cfg(feature = "ops")] get("/ops/conventions/next", handle_next, "next");
-        #[cfg(feature = "ops")] get("/ops/conventions/from-str", handle_from_str, "fromStr");
-        #[cfg(feature = "ops")] get("/ops/conventions/default", handle_default, "default");
-        #[cfg(feature = "ops")]
-        get("/ops/conventions/from-iter", handle_from_iter, "from_iter");
+        {
+            get(
+                "/ops/handle-error",
+                call(A::handle_error_2, "handleError", &[&["build"], &["timeout"]]),
+            );
+            get("/ops/builder", call(A::builder_2, "builder", &[&["build"], &["timeout"]]));
+            get(
+                "/ops/for-server",
+                call(A::for_server_2, "for_server", &[&["build"], &["timeout"]]),
+            );
+            get(
+                "/ops/base-url",
+                call(A::base_url_2, "baseUrl", &[&["build"], &["timeout"]]),
+            );
+            get(
+                "/ops/last-rate-limit",
+                call(A::last_rate_limit_2, "lastRateLimit", &[&["build"], &["timeout"]]),
+            );
+            get("/ops/router", call(A::router, "router", &[&["build"], &["timeout"]]));
+            get(
+                "/ops/rate-limit-policy",
+                call(A::rate_limit_policy, "rate_limit_policy", &[&["build"], &["timeout"]]),
+            );
+            put(
+                "/ops/serve-path",
+                call(A::serve_path, "serve_path", &[&["build"], &["timeout"]]),
+            );
+            get("/ops/api", call(A::api, "api", &[&["build"], &["timeout"]]));
+            get("/ops/config", call(A::config, "config", &[&["build"], &["timeout"]]));
+            get("/ops/routes", call(A::routes, "routes", &[&["build"], &["timeout"]]));
+            delete("/ops/type", call(A::r#type, "type", &[&["build"], &["timeout"]]));
+            get("/ops/self", call(A::self_, "self", &[&["build"], &["timeout"]]));
+            get("/ops/super/{super}", call(A::super_, "super", &[&["build"], &["timeout"]]));
+            get("/ops/kinds", call(A::result, "Result", &[&["build"], &["timeout"]]));
+            get(
+                "/ops/headers/internal",
+                call(A::get_internal, "getInternal", &[&["build"], &["timeout"]]),
+            );
+            get("/ops/headers", call(A::get, "get", &[&["build"], &["timeout"]]));
+            post(
+                "/ops/placeholders",
+                call_json_in(
+                    A::placeholders,
+                    &ERRORS_PLACEHOLDERS,
+                    "placeholders",
+                    &[&["build"], &["timeout"]],
+                ),
+            );
+            get("/ops/braces", handle_braces, "braces");
+            get("/ops/clone", call(A::clone, "clone", &[&["build"], &["timeout"]]));
+            post("/ops/1st", handle_1st, "1st");
+            post("/ops/conventions/new", call(A::new, "new", &[&["build"], &["timeout"]]));
+            get(
+                "/ops/conventions/from",
+                call(A::from_text, "fromText", &[&["build"], &["timeout"]]),
+            );
+            get(
+                "/ops/conventions/into",
+                call(A::into_pdf, "intoPdf", &[&["build"], &["timeout"]]),
+            );
+            get(
+                "/ops/conventions/as",
+                call(A::as_json, "asJson", &[&["build"], &["timeout"]]),
+            );
+            get(
+                "/ops/conventions/to",
+                call(A::to_csv, "toCsv", &[&["build"], &["timeout"]]),
+            );
+            get(
+                "/ops/conventions/to-mut",
+                call(A::to_csv_mut, "toCsvMut", &[&["build"], &["timeout"]]),
+            );
+            get(
+                "/ops/conventions/is",
+                call(A::is_ready, "isReady", &[&["build"], &["timeout"]]),
+            );
+            get("/ops/conventions/next", call(A::next, "next", &[&["build"], &["timeout"]]));
+            get(
+                "/ops/conventions/from-str",
+                call(A::from_str, "fromStr", &[&["build"], &["timeout"]]),
+            );
+            get(
+                "/ops/conventions/default",
+                call(A::default, "default", &[&["build"], &["timeout"]]),
+            );
+            get(
+                "/ops/conventions/from-iter",
+                call(A::from_iter, "from_iter", &[&["build"], &["timeout"]]),
+            );
+        }
     }
 }
 
@@ -162,239 +237,12 @@ const ERRORS_PLACEHOLDERS: ErrorBodies = ErrorBodies {
     bodies: &[(StatusKey::Default, &ERROR_BODY_1)],
 };
 
-#[cfg(feature = "path")]
-use operations_path::*;
-
-#[cfg(feature = "path")]
-mod operations_path {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /path/{path}/{raw}`: see [`AdversarialApi::path`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_path<A: AdversarialApi>() {
-            call(A::path, "path", &[&["build"], &["timeout"]])
-        }
-    }
-
-    impl Path2OkHeaders {
-        pub(crate) fn write(&self, response: &mut Response) -> Result<(), Problem> {
-            if let Some(value) = &self.response {
-                response::set_header(response, "response", &value.to_string())?;
-            }
-            if let Some(value) = &self.value {
-                response::set_header(response, "value", &value.to_string())?;
-            }
-            Ok(())
-        }
-    }
-}
-
-#[cfg(feature = "cli")]
-use operations_cli::*;
-
-#[cfg(feature = "cli")]
-mod operations_cli {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /cli/{client}`: see [`AdversarialApi::cli_locals`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_cli_locals<A: AdversarialApi>() {
-            call(A::cli_locals, "cliLocals", &[&["build"], &["timeout"]])
-        }
-    }
-}
-
-#[cfg(feature = "raw")]
-use operations_raw::*;
-
-#[cfg(feature = "raw")]
-mod operations_raw {
-    use super::*;
-
-    layer::handler! {
-        /// `POST /raw/{http}`: see [`AdversarialApi::raw`]. Authorizes, reads and checks the
-        /// request, then calls the implementation.
-        pub(super) fn handle_raw<A: AdversarialApi>() {
-            call_json_checked(A::raw, "raw", &[&["build"], &["timeout"]])
-        }
-    }
-}
-
 #[cfg(feature = "ops")]
 use operations_ops::*;
 
 #[cfg(feature = "ops")]
 mod operations_ops {
     use super::*;
-
-    layer::handler! {
-        /// `GET /ops/handle-error`: see [`AdversarialApi::handle_error_2`]. Authorizes and reads
-        /// the request, then calls the implementation.
-        pub(super) fn handle_handle_error_2<A: AdversarialApi>() {
-            call(A::handle_error_2, "handleError", &[&["build"], &["timeout"]])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /ops/builder`: see [`AdversarialApi::builder_2`]. Authorizes and reads the request,
-        /// then calls the implementation.
-        pub(super) fn handle_builder_2<A: AdversarialApi>() {
-            call(A::builder_2, "builder", &[&["build"], &["timeout"]])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /ops/for-server`: see [`AdversarialApi::for_server_2`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_for_server_2<A: AdversarialApi>() {
-            call(A::for_server_2, "for_server", &[&["build"], &["timeout"]])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /ops/base-url`: see [`AdversarialApi::base_url_2`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_base_url_2<A: AdversarialApi>() {
-            call(A::base_url_2, "baseUrl", &[&["build"], &["timeout"]])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /ops/last-rate-limit`: see [`AdversarialApi::last_rate_limit_2`]. Authorizes and
-        /// reads the request, then calls the implementation.
-        pub(super) fn handle_last_rate_limit_2<A: AdversarialApi>() {
-            call(A::last_rate_limit_2, "lastRateLimit", &[&["build"], &["timeout"]])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /ops/router`: see [`AdversarialApi::router`]. Authorizes and reads the request,
-        /// then calls the implementation.
-        pub(super) fn handle_router<A: AdversarialApi>() {
-            call(A::router, "router", &[&["build"], &["timeout"]])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /ops/rate-limit-policy`: see [`AdversarialApi::rate_limit_policy`]. Authorizes and
-        /// reads the request, then calls the implementation.
-        pub(super) fn handle_rate_limit_policy<A: AdversarialApi>() {
-            call(A::rate_limit_policy, "rate_limit_policy", &[&["build"], &["timeout"]])
-        }
-    }
-
-    layer::handler! {
-        /// `PUT /ops/serve-path`: see [`AdversarialApi::serve_path`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_serve_path<A: AdversarialApi>() {
-            call(A::serve_path, "serve_path", &[&["build"], &["timeout"]])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /ops/api`: see [`AdversarialApi::api`]. Authorizes and reads the request, then
-        /// calls the implementation.
-        pub(super) fn handle_api<A: AdversarialApi>() {
-            call(A::api, "api", &[&["build"], &["timeout"]])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /ops/config`: see [`AdversarialApi::config`]. Authorizes and reads the request,
-        /// then calls the implementation.
-        pub(super) fn handle_config<A: AdversarialApi>() {
-            call(A::config, "config", &[&["build"], &["timeout"]])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /ops/routes`: see [`AdversarialApi::routes`]. Authorizes and reads the request,
-        /// then calls the implementation.
-        pub(super) fn handle_routes<A: AdversarialApi>() {
-            call(A::routes, "routes", &[&["build"], &["timeout"]])
-        }
-    }
-
-    layer::handler! {
-        /// `DELETE /ops/type`: see [`AdversarialApi::type`]. Authorizes and reads the request, then
-        /// calls the implementation.
-        pub(super) fn handle_type<A: AdversarialApi>() {
-            call(A::r#type, "type", &[&["build"], &["timeout"]])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /ops/self`: see [`AdversarialApi::self_`]. Authorizes and reads the request, then
-        /// calls the implementation.
-        pub(super) fn handle_self_<A: AdversarialApi>() {
-            call(A::self_, "self", &[&["build"], &["timeout"]])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /ops/super/{super}`: see [`AdversarialApi::super_`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_super_<A: AdversarialApi>() {
-            call(A::super_, "super", &[&["build"], &["timeout"]])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /ops/kinds`: see [`AdversarialApi::result`]. Authorizes and reads the request, then
-        /// calls the implementation.
-        pub(super) fn handle_result<A: AdversarialApi>() {
-            call(A::result, "Result", &[&["build"], &["timeout"]])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /ops/headers/internal`: see [`AdversarialApi::get_internal`]. Authorizes and reads
-        /// the request, then calls the implementation.
-        pub(super) fn handle_get_internal<A: AdversarialApi>() {
-            call(A::get_internal, "getInternal", &[&["build"], &["timeout"]])
-        }
-    }
-
-    impl GetInternalServerErrorHeaders {
-        pub(crate) fn write(&self, response: &mut Response) -> Result<(), Problem> {
-            if let Some(value) = &self.x_range {
-                response::set_header(response, "x-range", &value.to_string())?;
-            }
-            Ok(())
-        }
-    }
-
-    layer::handler! {
-        /// `GET /ops/headers`: see [`AdversarialApi::get`]. Authorizes and reads the request, then
-        /// calls the implementation.
-        pub(super) fn handle_get<A: AdversarialApi>() {
-            call(A::get, "get", &[&["build"], &["timeout"]])
-        }
-    }
-
-    impl GetInternalServerErrorHeaders2 {
-        pub(crate) fn write(&self, response: &mut Response) -> Result<(), Problem> {
-            if let Some(value) = &self.x_code {
-                response::set_header(response, "x-code", &value.to_string())?;
-            }
-            Ok(())
-        }
-    }
-
-    layer::handler! {
-        /// `POST /ops/placeholders`: see [`AdversarialApi::placeholders`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_placeholders<A: AdversarialApi>() {
-            call_json_in(
-                A::placeholders,
-                &ERRORS_PLACEHOLDERS,
-                "placeholders",
-                &[&["build"], &["timeout"]],
-            )
-        }
-    }
 
     /// `GET /ops/braces`: see [`AdversarialApi::braces`]. Authorizes, reads and checks the request,
     /// then calls the implementation.
@@ -441,14 +289,6 @@ mod operations_ops {
         )
     }
 
-    layer::handler! {
-        /// `GET /ops/clone`: see [`AdversarialApi::clone`]. Authorizes and reads the request, then
-        /// calls the implementation.
-        pub(super) fn handle_clone<A: AdversarialApi>() {
-            call(A::clone, "clone", &[&["build"], &["timeout"]])
-        }
-    }
-
     /// `POST /ops/1st`: see [`AdversarialApi::_1st`]. Authorizes, reads and checks the request,
     /// then calls the implementation.
     pub(super) fn handle_1st<A: AdversarialApi>(
@@ -486,93 +326,5 @@ mod operations_ops {
                 response::answer(outcome, |error| api.handle_error(&ctx, error))
             },
         )
-    }
-
-    layer::handler! {
-        /// `POST /ops/conventions/new`: see [`AdversarialApi::new`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_new<A: AdversarialApi>() {
-            call(A::new, "new", &[&["build"], &["timeout"]])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /ops/conventions/from`: see [`AdversarialApi::from_text`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_from_text<A: AdversarialApi>() {
-            call(A::from_text, "fromText", &[&["build"], &["timeout"]])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /ops/conventions/into`: see [`AdversarialApi::into_pdf`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_into_pdf<A: AdversarialApi>() {
-            call(A::into_pdf, "intoPdf", &[&["build"], &["timeout"]])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /ops/conventions/as`: see [`AdversarialApi::as_json`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_as_json<A: AdversarialApi>() {
-            call(A::as_json, "asJson", &[&["build"], &["timeout"]])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /ops/conventions/to`: see [`AdversarialApi::to_csv`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_to_csv<A: AdversarialApi>() {
-            call(A::to_csv, "toCsv", &[&["build"], &["timeout"]])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /ops/conventions/to-mut`: see [`AdversarialApi::to_csv_mut`]. Authorizes and reads
-        /// the request, then calls the implementation.
-        pub(super) fn handle_to_csv_mut<A: AdversarialApi>() {
-            call(A::to_csv_mut, "toCsvMut", &[&["build"], &["timeout"]])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /ops/conventions/is`: see [`AdversarialApi::is_ready`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_is_ready<A: AdversarialApi>() {
-            call(A::is_ready, "isReady", &[&["build"], &["timeout"]])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /ops/conventions/next`: see [`AdversarialApi::next`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_next<A: AdversarialApi>() {
-            call(A::next, "next", &[&["build"], &["timeout"]])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /ops/conventions/from-str`: see [`AdversarialApi::from_str`]. Authorizes and reads
-        /// the request, then calls the implementation.
-        pub(super) fn handle_from_str<A: AdversarialApi>() {
-            call(A::from_str, "fromStr", &[&["build"], &["timeout"]])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /ops/conventions/default`: see [`AdversarialApi::default`]. Authorizes and reads
-        /// the request, then calls the implementation.
-        pub(super) fn handle_default<A: AdversarialApi>() {
-            call(A::default, "default", &[&["build"], &["timeout"]])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /ops/conventions/from-iter`: see [`AdversarialApi::from_iter`]. Authorizes and
-        /// reads the request, then calls the implementation.
-        pub(super) fn handle_from_iter<A: AdversarialApi>() {
-            call(A::from_iter, "from_iter", &[&["build"], &["timeout"]])
-        }
     }
 }

@@ -519,6 +519,7 @@ enums::string! {
         Result,
     }
 }
+
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]

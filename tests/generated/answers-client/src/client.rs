@@ -30,7 +30,7 @@ use crate::types;
 use std::sync::Arc;
 use std::time::Duration;
 use crate::runtime::codegen::{
-    request, response, Credentials, Error, JSON, OperationInfo, Query, RateLimit, Raw,
+    request, response, Credentials, Error, OperationInfo, Query, RateLimit, Raw,
     ResponseValue, RetryPolicy, SchemeKind, Secret, SecurityScheme, ToParam, Transport,
 };
 
@@ -266,7 +266,7 @@ impl Client {
                 "getCurrentOwner",
             )
             .secured(&[&["basic"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -282,7 +282,7 @@ impl Client {
     ) -> Result<ResponseValue<Option<Vec<types::Owner>>>, Error<ListOwnersError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/owners", "listOwners")
             .secured(&[&["basic"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -301,9 +301,10 @@ impl Client {
                 "/owners/{id}",
                 "deleteOwner",
             )
-            .secured(&[&["basic"]]);
+            .secured(&[&["basic"]])
+            .accepts(None);
         let path = request::path(OPERATION.path, &[&id]);
-        let raw = self.transport.send_url(&OPERATION, &path, "", None).await?;
+        let raw = self.transport.call(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 }
@@ -323,7 +324,7 @@ impl Client {
     ) -> Result<ResponseValue<Option<f64>>, Error<GetLatenessError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/lateness", "getLateness")
             .secured(&[&["basic"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }
@@ -341,7 +342,7 @@ impl Client {
     pub async fn hold(&self) -> Result<ResponseValue<()>, Error<HoldError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/hold", "hold")
             .secured(&[&["basic"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }
@@ -360,11 +361,9 @@ impl Client {
         &self,
     ) -> Result<ResponseValue<serde_json::Value>, Error<GetReportError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/report", "getReport")
-            .secured(&[&["basic"]]);
-        let raw = self
-            .transport
-            .send_url(&OPERATION, OPERATION.path, "", Some("*/*, application/json"))
-            .await?;
+            .secured(&[&["basic"]])
+            .accepts(Some("*/*, application/json"));
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }
@@ -383,11 +382,9 @@ impl Client {
         &self,
     ) -> Result<ResponseValue<types::Owner>, Error<GetProfileError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/profile", "getProfile")
-            .secured(&[&["basic"]]);
-        let raw = self
-            .transport
-            .send_url(&OPERATION, OPERATION.path, "", Some("application/vnd.api+json"))
-            .await?;
+            .secured(&[&["basic"]])
+            .accepts(Some("application/vnd.api+json"));
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }
@@ -404,11 +401,9 @@ impl Client {
     /// ```
     pub async fn get_motd(&self) -> Result<ResponseValue<String>, Error<GetMotdError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/motd", "getMotd")
-            .secured(&[&["basic"]]);
-        let raw = self
-            .transport
-            .send_url(&OPERATION, OPERATION.path, "", Some("*/*"))
-            .await?;
+            .secured(&[&["basic"]])
+            .accepts(Some("*/*"));
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::text)
     }
 }
@@ -430,7 +425,7 @@ impl Client {
     ) -> Result<ResponseValue<types::ListToolCallsOkBody>, Error<ListToolCallsError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/calls", "listToolCalls")
             .secured(&[&["basic"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }
@@ -450,19 +445,12 @@ impl Client {
         text: &str,
     ) -> Result<ResponseValue<bytes::Bytes>, Error<GetSpeechError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/speech", "getSpeech")
-            .secured(&[&["basic"]]);
+            .secured(&[&["basic"]])
+            .accepts(Some("audio/mpeg, application/json"));
         let mut query = Query::new();
         query.append("text", text);
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                OPERATION.path,
-                &query,
-                Some("audio/mpeg, application/json"),
-            )
-            .await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::bytes)
     }
 }
@@ -482,7 +470,7 @@ impl Client {
     ) -> Result<ResponseValue<()>, Error<OpenSocketError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/socket", "openSocket")
             .secured(&[&["basic"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[], Raw::empty)
     }
 }
@@ -522,7 +510,7 @@ impl Client {
             .secured(&[&["basic"]]);
         let path = request::path(OPERATION.path, &[&id]);
         let query = options.query()?;
-        let raw = self.transport.send_url(&OPERATION, &path, &query, JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }
@@ -601,20 +589,12 @@ impl Client {
         body: &bytes::Bytes,
     ) -> Result<ResponseValue<String>, Error<PutBlobError>> {
         const OPERATION: OperationInfo = OperationInfo::put("/blobs/{name}", "putBlob")
-            .secured(&[&["basic"]]);
+            .secured(&[&["basic"]])
+            .accepts(Some("text/plain"))
+            .sends("application/octet-stream");
         let path = request::path(OPERATION.path, &[&name]);
         let body = Ok::<_, crate::runtime::codegen::SendError>(body.clone())?;
-        let raw = self
-            .transport
-            .send_body(
-                &OPERATION,
-                &path,
-                "",
-                Some("text/plain"),
-                "application/octet-stream",
-                Some(&body),
-            )
-            .await?;
+        let raw = self.transport.call(&OPERATION, &path, "", Some(&body)).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::text)
     }
 }
@@ -643,7 +623,9 @@ impl Client {
         body: impl Into<crate::runtime::codegen::Upload>,
     ) -> Result<ResponseValue<String>, Error<PutImageError>> {
         const OPERATION: OperationInfo = OperationInfo::put("/images/{name}", "putImage")
-            .secured(&[&["basic"]]);
+            .secured(&[&["basic"]])
+            .accepts(Some("text/plain"))
+            .sends("image/png");
         let path = request::path(OPERATION.path, &[&name]);
         let body: crate::runtime::codegen::Upload = body.into();
         let content_type = body.content_type("image/png")?;
@@ -690,7 +672,9 @@ impl Client {
         body: impl Into<crate::runtime::codegen::Upload>,
     ) -> Result<ResponseValue<String>, Error<AddAssetError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/assets", "addAsset")
-            .secured(&[&["basic"]]);
+            .secured(&[&["basic"]])
+            .accepts(Some("text/plain"))
+            .sends("*/*");
         let body: crate::runtime::codegen::Upload = body.into();
         let content_type = body.content_type("*/*")?;
         let raw = self
@@ -734,21 +718,16 @@ impl Client {
         body: &str,
     ) -> Result<ResponseValue<String>, Error<AddNoteError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/notes", "addNote")
-            .secured(&[&["basic"]]);
+            .secured(&[&["basic"]])
+            .accepts(Some("text/plain"))
+            .sends("text/plain");
         let body = Ok::<
             _,
             crate::runtime::codegen::SendError,
         >(bytes::Bytes::from(body.to_owned()))?;
         let raw = self
             .transport
-            .send_body(
-                &OPERATION,
-                OPERATION.path,
-                "",
-                Some("text/plain"),
-                "text/plain",
-                Some(&body),
-            )
+            .call(&OPERATION, OPERATION.path, "", Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::text)
     }
@@ -774,7 +753,8 @@ impl Client {
         body: &crate::runtime::codegen::Form,
     ) -> Result<ResponseValue<types::AddAlbumOkBody>, Error<AddAlbumError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/albums", "addAlbum")
-            .secured(&[&["basic"]]);
+            .secured(&[&["basic"]])
+            .sends("multipart/form-data");
         let (multipart_type, body) = body.encode();
         let raw = self
             .transport
@@ -822,14 +802,7 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(
-                &OPERATION,
-                OPERATION.path,
-                "",
-                JSON,
-                "application/json",
-                Some(&body),
-            )
+            .call(&OPERATION, OPERATION.path, "", Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
@@ -845,7 +818,8 @@ impl Client {
         body: &crate::runtime::codegen::Form,
     ) -> Result<ResponseValue<types::AddPosterOkBody>, Error<AddPosterError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/posters", "addPoster")
-            .secured(&[&["basic"]]);
+            .secured(&[&["basic"]])
+            .sends("multipart/form-data");
         let (multipart_type, body) = body.encode();
         let raw = self
             .transport

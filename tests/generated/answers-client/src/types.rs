@@ -174,6 +174,7 @@ object::json! {
         pub fins: i64,
     }
 }
+
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]

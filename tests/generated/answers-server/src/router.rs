@@ -25,7 +25,9 @@
     ),
     allow(unused_imports, dead_code, unused_variables)
 )]
-//! HTTP routing for [`AnswersApi`]: one handler per operation, and [`router`].
+//! HTTP routing for [`AnswersApi`]: [`router`] and its route table, a line per
+//! operation, whose handler is the runtime's entry (`layer::call`) or, for an operation
+//! that needs more, a function here.
 //!
 //! Each handler checks the operation's security requirement before reading anything,
 //! parses and checks every parameter and the body (all failures reported together in one
@@ -92,175 +94,101 @@ pub async fn test_server<A: AnswersApi>(
     let app = router(api, config.clone());
     TestServer::start(app, &config, &base).await
 }
-routes::declare! {
+
+routes::table! {
     /// Every operation's route under `base`, named by its operation id (each
-    /// request's span and metrics carry it).
+    /// request's span and metrics carry it). A line's handler is the runtime entry
+    /// that authorizes and reads the request, then calls the implementation, or the
+    /// operation's own function where it needs more.
     fn route_table<A: AnswersApi>(api: &Arc<A>, base: &str) -> axum::Router {
         #[cfg(feature = "owners")]
-        get("/owners/current", handle_get_current_owner, "getCurrentOwner");
-        #[cfg(feature = "owners")] get("/owners", handle_list_owners, "listOwners");
-        #[cfg(feature = "owners")]
-        delete("/owners/{id}", handle_delete_owner, "deleteOwner");
-        #[cfg(feature = "lateness")] get("/lateness", handle_get_lateness, "getLateness");
-        #[cfg(feature = "hold")] post("/hold", handle_hold, "hold");
-        #[cfg(feature = "report")] get("/report", handle_get_report, "getReport");
-        #[cfg(feature = "profile")] get("/profile", handle_get_profile, "getProfile");
-        #[cfg(feature = "motd")] get("/motd", handle_get_motd, "getMotd");
-        #[cfg(feature = "calls")] get("/calls", handle_list_tool_calls, "listToolCalls");
-        #[cfg(feature = "speech")] get("/speech", handle_get_speech, "getSpeech");
-        #[cfg(feature = "socket")] get("/socket", handle_open_socket, "openSocket");
+        {
+            get(
+                "/owners/current",
+                call(A::get_current_owner, "getCurrentOwner", &[&["basic"]]),
+            );
+            get("/owners", call(A::list_owners, "listOwners", &[&["basic"]]));
+            delete("/owners/{id}", call(A::delete_owner, "deleteOwner", &[&["basic"]]));
+        }
+
+        #[cfg(feature = "lateness")]
+        {
+            get("/lateness", call(A::get_lateness, "getLateness", &[&["basic"]]));
+        }
+
+        #[cfg(feature = "hold")]
+        {
+            post("/hold", call(A::hold, "hold", &[&["basic"]]));
+        }
+
+        #[cfg(feature = "report")]
+        {
+            get("/report", call(A::get_report, "getReport", &[&["basic"]]));
+        }
+
+        #[cfg(feature = "profile")]
+        {
+            get("/profile", call(A::get_profile, "getProfile", &[&["basic"]]));
+        }
+
+        #[cfg(feature = "motd")]
+        {
+            get("/motd", call(A::get_motd, "getMotd", &[&["basic"]]));
+        }
+
+        #[cfg(feature = "calls")]
+        {
+            get("/calls", call(A::list_tool_calls, "listToolCalls", &[&["basic"]]));
+        }
+
+        #[cfg(feature = "speech")]
+        {
+            get("/speech", call(A::get_speech, "getSpeech", &[&["basic"]]));
+        }
+
+        #[cfg(feature = "socket")]
+        {
+            get("/socket", handle_open_socket, "openSocket");
+        }
+
         #[cfg(feature = "documents")]
-        get("/documents/{id}", handle_get_document, "getDocument");
-        #[cfg(feature = "tokens")] post("/tokens/check", handle_check_token, "checkToken");
-        #[cfg(feature = "blobs")] put("/blobs/{name}", handle_put_blob, "putBlob");
-        #[cfg(feature = "images")] put("/images/{name}", handle_put_image, "putImage");
-        #[cfg(feature = "assets")] post("/assets", handle_add_asset, "addAsset");
-        #[cfg(feature = "notes")] post("/notes", handle_add_note, "addNote");
-        #[cfg(feature = "albums")] post("/albums", handle_add_album, "addAlbum");
-        #[cfg(feature = "posters")] post("/posters", handle_add_poster, "addPoster");
-    }
-}
-
-#[cfg(feature = "owners")]
-use operations_owners::*;
-
-#[cfg(feature = "owners")]
-mod operations_owners {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /owners/current`: see [`AnswersApi::get_current_owner`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_get_current_owner<A: AnswersApi>() {
-            call(A::get_current_owner, "getCurrentOwner", &[&["basic"]])
+        {
+            get("/documents/{id}", call(A::get_document, "getDocument", &[&["basic"]]));
         }
-    }
 
-    layer::handler! {
-        /// `GET /owners`: see [`AnswersApi::list_owners`]. Authorizes and reads the request, then
-        /// calls the implementation.
-        pub(super) fn handle_list_owners<A: AnswersApi>() {
-            call(A::list_owners, "listOwners", &[&["basic"]])
+        #[cfg(feature = "tokens")]
+        {
+            post("/tokens/check", call_json(A::check_token, "checkToken", &[]));
         }
-    }
 
-    layer::handler! {
-        /// `DELETE /owners/{id}`: see [`AnswersApi::delete_owner`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_delete_owner<A: AnswersApi>() {
-            call(A::delete_owner, "deleteOwner", &[&["basic"]])
+        #[cfg(feature = "blobs")]
+        {
+            put("/blobs/{name}", handle_put_blob, "putBlob");
         }
-    }
-}
 
-#[cfg(feature = "lateness")]
-use operations_lateness::*;
-
-#[cfg(feature = "lateness")]
-mod operations_lateness {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /lateness`: see [`AnswersApi::get_lateness`]. Authorizes and reads the request,
-        /// then calls the implementation.
-        pub(super) fn handle_get_lateness<A: AnswersApi>() {
-            call(A::get_lateness, "getLateness", &[&["basic"]])
+        #[cfg(feature = "images")]
+        {
+            put("/images/{name}", handle_put_image, "putImage");
         }
-    }
-}
 
-#[cfg(feature = "hold")]
-use operations_hold::*;
-
-#[cfg(feature = "hold")]
-mod operations_hold {
-    use super::*;
-
-    layer::handler! {
-        /// `POST /hold`: see [`AnswersApi::hold`]. Authorizes and reads the request, then calls the
-        /// implementation.
-        pub(super) fn handle_hold<A: AnswersApi>() {
-            call(A::hold, "hold", &[&["basic"]])
+        #[cfg(feature = "assets")]
+        {
+            post("/assets", handle_add_asset, "addAsset");
         }
-    }
-}
 
-#[cfg(feature = "report")]
-use operations_report::*;
-
-#[cfg(feature = "report")]
-mod operations_report {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /report`: see [`AnswersApi::get_report`]. Authorizes and reads the request, then
-        /// calls the implementation.
-        pub(super) fn handle_get_report<A: AnswersApi>() {
-            call(A::get_report, "getReport", &[&["basic"]])
+        #[cfg(feature = "notes")]
+        {
+            post("/notes", handle_add_note, "addNote");
         }
-    }
-}
 
-#[cfg(feature = "profile")]
-use operations_profile::*;
-
-#[cfg(feature = "profile")]
-mod operations_profile {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /profile`: see [`AnswersApi::get_profile`]. Authorizes and reads the request, then
-        /// calls the implementation.
-        pub(super) fn handle_get_profile<A: AnswersApi>() {
-            call(A::get_profile, "getProfile", &[&["basic"]])
+        #[cfg(feature = "albums")]
+        {
+            post("/albums", handle_add_album, "addAlbum");
         }
-    }
-}
 
-#[cfg(feature = "motd")]
-use operations_motd::*;
-
-#[cfg(feature = "motd")]
-mod operations_motd {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /motd`: see [`AnswersApi::get_motd`]. Authorizes and reads the request, then calls
-        /// the implementation.
-        pub(super) fn handle_get_motd<A: AnswersApi>() {
-            call(A::get_motd, "getMotd", &[&["basic"]])
-        }
-    }
-}
-
-#[cfg(feature = "calls")]
-use operations_calls::*;
-
-#[cfg(feature = "calls")]
-mod operations_calls {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /calls`: see [`AnswersApi::list_tool_calls`]. Authorizes and reads the request,
-        /// then calls the implementation.
-        pub(super) fn handle_list_tool_calls<A: AnswersApi>() {
-            call(A::list_tool_calls, "listToolCalls", &[&["basic"]])
-        }
-    }
-}
-
-#[cfg(feature = "speech")]
-use operations_speech::*;
-
-#[cfg(feature = "speech")]
-mod operations_speech {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /speech`: see [`AnswersApi::get_speech`]. Authorizes and reads the request, then
-        /// calls the implementation.
-        pub(super) fn handle_get_speech<A: AnswersApi>() {
-            call(A::get_speech, "getSpeech", &[&["basic"]])
+        #[cfg(feature = "posters")]
+        {
+            post("/posters", handle_add_poster, "addPoster");
         }
     }
 }
@@ -293,38 +221,6 @@ mod operations_socket {
                 response::answer(outcome, |error| api.handle_error(&ctx, error))
             },
         )
-    }
-}
-
-#[cfg(feature = "documents")]
-use operations_documents::*;
-
-#[cfg(feature = "documents")]
-mod operations_documents {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /documents/{id}`: see [`AnswersApi::get_document`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_get_document<A: AnswersApi>() {
-            call(A::get_document, "getDocument", &[&["basic"]])
-        }
-    }
-}
-
-#[cfg(feature = "tokens")]
-use operations_tokens::*;
-
-#[cfg(feature = "tokens")]
-mod operations_tokens {
-    use super::*;
-
-    layer::handler! {
-        /// `POST /tokens/check`: see [`AnswersApi::check_token`]. Authorizes and reads the request,
-        /// then calls the implementation.
-        pub(super) fn handle_check_token<A: AnswersApi>() {
-            call_json(A::check_token, "checkToken", &[])
-        }
     }
 }
 

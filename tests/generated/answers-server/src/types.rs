@@ -208,6 +208,7 @@ impl Validate for Fish {
         }
     }
 }
+
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]

@@ -27,9 +27,9 @@ use crate::types;
 use std::sync::Arc;
 use std::time::Duration;
 use crate::runtime::codegen::{
-    request, response, Credentials, Error, JSON, ObjectQuery, OperationInfo, Query,
-    RateLimit, Raw, ResponseValue, RetryPolicy, SchemeKind, Secret, SecurityScheme,
-    ToParam, Transport,
+    request, response, Credentials, Error, ObjectQuery, OperationInfo, Query, RateLimit,
+    Raw, ResponseValue, RetryPolicy, SchemeKind, Secret, SecurityScheme, ToParam,
+    Transport,
 };
 
 /// The servers the document lists; any other URL works with [`Client::builder`].
@@ -379,18 +379,12 @@ impl Client {
         body: Option<&types::FormEntry>,
     ) -> Result<ResponseValue<()>, Error<PostFormsError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/forms", "post_forms")
-            .secured(&[&["oauth"]]);
+            .secured(&[&["oauth"]])
+            .accepts(None);
         let body = body.map(request::to_json).transpose()?;
         let raw = self
             .transport
-            .send_body(
-                &OPERATION,
-                OPERATION.path,
-                "",
-                None,
-                "application/json",
-                body.as_ref(),
-            )
+            .call(&OPERATION, OPERATION.path, "", body.as_ref())
             .await?;
         self.transport.answer(&OPERATION, raw, &[201], Raw::empty)
     }
@@ -404,7 +398,9 @@ impl Client {
         body: Option<&crate::runtime::codegen::Form>,
     ) -> Result<ResponseValue<()>, Error<PostFormsError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/forms", "post_forms")
-            .secured(&[&["oauth"]]);
+            .secured(&[&["oauth"]])
+            .accepts(None)
+            .sends("multipart/form-data");
         let body = body.map(|body| body.encode());
         let raw = self
             .transport
@@ -446,18 +442,12 @@ impl Client {
         &self,
         body: &types::Dish,
     ) -> Result<ResponseValue<types::Dish>, Error<AddDishError>> {
-        const OPERATION: OperationInfo = OperationInfo::post("/dishes", "addDish");
+        const OPERATION: OperationInfo = OperationInfo::post("/dishes", "addDish")
+            .sends("application/x-www-form-urlencoded");
         let body = request::to_form(body)?;
         let raw = self
             .transport
-            .send_body(
-                &OPERATION,
-                OPERATION.path,
-                "",
-                JSON,
-                "application/x-www-form-urlencoded",
-                Some(&body),
-            )
+            .call(&OPERATION, OPERATION.path, "", Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
@@ -473,7 +463,8 @@ impl Client {
         &self,
         body: &crate::runtime::codegen::Form,
     ) -> Result<ResponseValue<types::Dish>, Error<AddDishError>> {
-        const OPERATION: OperationInfo = OperationInfo::post("/dishes", "addDish");
+        const OPERATION: OperationInfo = OperationInfo::post("/dishes", "addDish")
+            .sends("multipart/form-data");
         let (multipart_type, body) = body.encode();
         let raw = self
             .transport
@@ -520,7 +511,9 @@ impl Client {
         &self,
         body: impl Into<crate::runtime::codegen::Upload>,
     ) -> Result<ResponseValue<String>, Error<PutRawNoteError>> {
-        const OPERATION: OperationInfo = OperationInfo::put("/raw-notes", "putRawNote");
+        const OPERATION: OperationInfo = OperationInfo::put("/raw-notes", "putRawNote")
+            .accepts(Some("text/plain"))
+            .sends("*/*");
         let body: crate::runtime::codegen::Upload = body.into();
         let content_type = body.content_type("*/*")?;
         let raw = self
@@ -566,18 +559,12 @@ impl Client {
         &self,
         body: &types::CreateVideoBody,
     ) -> Result<ResponseValue<String>, Error<CreateVideoError>> {
-        const OPERATION: OperationInfo = OperationInfo::post("/videos", "createVideo");
+        const OPERATION: OperationInfo = OperationInfo::post("/videos", "createVideo")
+            .accepts(Some("text/plain"));
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(
-                &OPERATION,
-                OPERATION.path,
-                "",
-                Some("text/plain"),
-                "application/json",
-                Some(&body),
-            )
+            .call(&OPERATION, OPERATION.path, "", Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[201], Raw::text)
     }
@@ -595,7 +582,9 @@ impl Client {
         &self,
         body: &crate::runtime::codegen::Form,
     ) -> Result<ResponseValue<String>, Error<CreateVideoError>> {
-        const OPERATION: OperationInfo = OperationInfo::post("/videos", "createVideo");
+        const OPERATION: OperationInfo = OperationInfo::post("/videos", "createVideo")
+            .accepts(Some("text/plain"))
+            .sends("multipart/form-data");
         let (multipart_type, body) = body.encode();
         let raw = self
             .transport
@@ -642,7 +631,9 @@ impl Client {
         &self,
         body: &crate::runtime::codegen::Form,
     ) -> Result<ResponseValue<String>, Error<UploadError>> {
-        const OPERATION: OperationInfo = OperationInfo::post("/uploads", "upload");
+        const OPERATION: OperationInfo = OperationInfo::post("/uploads", "upload")
+            .accepts(Some("text/plain"))
+            .sends("multipart/form-data");
         let (multipart_type, body) = body.encode();
         let raw = self
             .transport
@@ -683,18 +674,13 @@ impl Client {
         &self,
         body: &bytes::Bytes,
     ) -> Result<ResponseValue<String>, Error<PutBlobsError>> {
-        const OPERATION: OperationInfo = OperationInfo::put("/blobs", "put_blobs");
+        const OPERATION: OperationInfo = OperationInfo::put("/blobs", "put_blobs")
+            .accepts(Some("text/plain"))
+            .sends("application/octet-stream");
         let body = Ok::<_, crate::runtime::codegen::SendError>(body.clone())?;
         let raw = self
             .transport
-            .send_body(
-                &OPERATION,
-                OPERATION.path,
-                "",
-                Some("text/plain"),
-                "application/octet-stream",
-                Some(&body),
-            )
+            .call(&OPERATION, OPERATION.path, "", Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::text)
     }
@@ -712,14 +698,15 @@ impl Client {
         &self,
         body: &str,
     ) -> Result<ResponseValue<()>, Error<PostNotesError>> {
-        const OPERATION: OperationInfo = OperationInfo::post("/notes", "post_notes");
+        const OPERATION: OperationInfo = OperationInfo::post("/notes", "post_notes")
+            .sends("text/plain");
         let body = Ok::<
             _,
             crate::runtime::codegen::SendError,
         >(bytes::Bytes::from(body.to_owned()))?;
         let raw = self
             .transport
-            .send_body(&OPERATION, OPERATION.path, "", JSON, "text/plain", Some(&body))
+            .call(&OPERATION, OPERATION.path, "", Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
@@ -755,10 +742,7 @@ impl Client {
     ) -> Result<ResponseValue<Vec<String>>, Error<ListTaggedError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/tagged", "listTagged");
         let query = options.query()?;
-        let raw = self
-            .transport
-            .send_url(&OPERATION, OPERATION.path, &query, JSON)
-            .await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }
@@ -775,7 +759,7 @@ impl Client {
         &self,
     ) -> Result<ResponseValue<types::GetThingsOkBody>, Error<GetThingsError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/things", "get_things");
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }
@@ -821,10 +805,7 @@ impl Client {
         }
         query.append_object("range", range, ObjectQuery::Deep)?;
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(&OPERATION, OPERATION.path, &query, JSON)
-            .await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }
@@ -849,14 +830,7 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(
-                &OPERATION,
-                OPERATION.path,
-                "",
-                JSON,
-                "application/json",
-                Some(&body),
-            )
+            .call(&OPERATION, OPERATION.path, "", Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }

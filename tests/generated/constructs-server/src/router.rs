@@ -22,7 +22,9 @@
     ),
     allow(unused_imports, dead_code, unused_variables)
 )]
-//! HTTP routing for [`ConstructsApi`]: one handler per operation, and [`router`].
+//! HTTP routing for [`ConstructsApi`]: [`router`] and its route table, a line per
+//! operation, whose handler is the runtime's entry (`layer::call`) or, for an operation
+//! that needs more, a function here.
 //!
 //! Each handler checks the operation's security requirement before reading anything,
 //! parses and checks every parameter and the body (all failures reported together in one
@@ -103,23 +105,84 @@ pub async fn test_server<A: ConstructsApi>(
     let app = router(api, config.clone());
     TestServer::start(app, &config, &base).await
 }
-routes::declare! {
+
+routes::table! {
     /// Every operation's route under `base`, named by its operation id (each
-    /// request's span and metrics carry it).
+    /// request's span and metrics carry it). A line's handler is the runtime entry
+    /// that authorizes and reads the request, then calls the implementation, or the
+    /// operation's own function where it needs more.
     fn route_table<A: ConstructsApi>(api: &Arc<A>, base: &str) -> axum::Router {
-        #[cfg(feature = "trees")] get("/trees/{id}", handle_get_trees_id, "get_trees_id");
-        #[cfg(feature = "forms")] post("/forms", handle_post_forms, "post_forms");
-        #[cfg(feature = "dishes")] post("/dishes", handle_add_dish, "addDish");
-        #[cfg(feature = "raw-notes")] put("/raw-notes", handle_put_raw_note, "putRawNote");
-        #[cfg(feature = "videos")] post("/videos", handle_create_video, "createVideo");
-        #[cfg(feature = "uploads")] post("/uploads", handle_upload, "upload");
-        #[cfg(feature = "blobs")] put("/blobs", handle_put_blobs, "put_blobs");
-        #[cfg(feature = "notes")] post("/notes", handle_post_notes, "post_notes");
-        #[cfg(feature = "tagged")] get("/tagged", handle_list_tagged, "listTagged");
-        #[cfg(feature = "things")] get("/things", handle_get_things, "get_things");
-        #[cfg(feature = "filters")] get("/filters", handle_echo_filters, "echoFilters");
-        #[cfg(feature = "choices")] post("/choices", handle_echo_choices, "echoChoices");
-        #[cfg(feature = "labels")] get("/labels/{names}", handle_echo_labels, "echoLabels");
+        #[cfg(feature = "trees")]
+        {
+            get(
+                "/trees/{id}",
+                call(
+                    A::get_trees_id,
+                    "get_trees_id",
+                    &[&["basic"], &["queryKey", "cookieKey"]],
+                ),
+            );
+        }
+
+        #[cfg(feature = "forms")]
+        {
+            post("/forms", handle_post_forms, "post_forms");
+        }
+
+        #[cfg(feature = "dishes")]
+        {
+            post("/dishes", handle_add_dish, "addDish");
+        }
+
+        #[cfg(feature = "raw-notes")]
+        {
+            put("/raw-notes", handle_put_raw_note, "putRawNote");
+        }
+
+        #[cfg(feature = "videos")]
+        {
+            post("/videos", handle_create_video, "createVideo");
+        }
+
+        #[cfg(feature = "uploads")]
+        {
+            post("/uploads", handle_upload, "upload");
+        }
+
+        #[cfg(feature = "blobs")]
+        {
+            put("/blobs", handle_put_blobs, "put_blobs");
+        }
+
+        #[cfg(feature = "notes")]
+        {
+            post("/notes", handle_post_notes, "post_notes");
+        }
+
+        #[cfg(feature = "tagged")]
+        {
+            get("/tagged", handle_list_tagged, "listTagged");
+        }
+
+        #[cfg(feature = "things")]
+        {
+            get("/things", call(A::get_things, "get_things", &[]));
+        }
+
+        #[cfg(feature = "filters")]
+        {
+            get("/filters", handle_echo_filters, "echoFilters");
+        }
+
+        #[cfg(feature = "choices")]
+        {
+            post("/choices", handle_echo_choices, "echoChoices");
+        }
+
+        #[cfg(feature = "labels")]
+        {
+            get("/labels/{names}", handle_echo_labels, "echoLabels");
+        }
     }
 }
 
@@ -150,22 +213,6 @@ const ERRORS: ErrorBodies = ErrorBodies {
     invalid: 400,
     bodies: &[(StatusKey::Class(4), &ERROR_BODY_1), (StatusKey::Default, &ERROR_BODY_2)],
 };
-
-#[cfg(feature = "trees")]
-use operations_trees::*;
-
-#[cfg(feature = "trees")]
-mod operations_trees {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /trees/{id}`: see [`ConstructsApi::get_trees_id`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_get_trees_id<A: ConstructsApi>() {
-            call(A::get_trees_id, "get_trees_id", &[&["basic"], &["queryKey", "cookieKey"]])
-        }
-    }
-}
 
 #[cfg(feature = "forms")]
 use operations_forms::*;
@@ -540,22 +587,6 @@ mod operations_tagged {
                 response::answer(outcome, |error| api.handle_error(&ctx, error))
             },
         )
-    }
-}
-
-#[cfg(feature = "things")]
-use operations_things::*;
-
-#[cfg(feature = "things")]
-mod operations_things {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /things`: see [`ConstructsApi::get_things`]. Authorizes and reads the request, then
-        /// calls the implementation.
-        pub(super) fn handle_get_things<A: ConstructsApi>() {
-            call(A::get_things, "get_things", &[])
-        }
     }
 }
 

@@ -10,8 +10,8 @@ use crate::types;
 use std::sync::Arc;
 use std::time::Duration;
 use crate::runtime::codegen::{
-    request, response, Credentials, Error, JSON, OperationInfo, RateLimit, Raw,
-    ResponseValue, RetryPolicy, SecurityScheme, ToParam, Transport,
+    request, response, Credentials, Error, OperationInfo, RateLimit, Raw, ResponseValue,
+    RetryPolicy, SecurityScheme, ToParam, Transport,
 };
 
 /// The document lists no servers; pass a URL to [`Client::builder`].
@@ -187,14 +187,7 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(
-                &OPERATION,
-                OPERATION.path,
-                "",
-                JSON,
-                "application/json",
-                Some(&body),
-            )
+            .call(&OPERATION, OPERATION.path, "", Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
@@ -338,10 +331,7 @@ impl Client {
         const OPERATION: OperationInfo = OperationInfo::put("/events/{id}", "putEvent");
         let path = request::path(OPERATION.path, &[&id]);
         let body = request::to_json(body)?;
-        let raw = self
-            .transport
-            .send_body(&OPERATION, &path, "", JSON, "application/json", Some(&body))
-            .await?;
+        let raw = self.transport.call(&OPERATION, &path, "", Some(&body)).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }

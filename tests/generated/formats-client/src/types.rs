@@ -85,6 +85,7 @@ object::json! {
         pub price: crate::runtime::codegen::Decimal,
     }
 }
+
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]

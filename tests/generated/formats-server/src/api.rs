@@ -175,13 +175,17 @@ mod operations_events {
         }
     }
 
-    /// Headers of the `200` answer of `getEvent`.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct GetEventOkHeaders {
-        /// (header `x-request-id`)
-        pub x_request_id: Option<uuid::Uuid>,
-        /// (header `last-seen`)
-        pub last_seen: Option<jiff::Timestamp>,
+    response::headers! {
+        /// Headers of the `200` answer of `getEvent`.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct GetEventOkHeaders {
+            /// (header `x-request-id`)
+            #[header("x-request-id")]
+            pub x_request_id: Option<uuid::Uuid>,
+            /// (header `last-seen`)
+            #[header("last-seen")]
+            pub last_seen: Option<jiff::Timestamp>,
+        }
     }
 
     response::answers! {

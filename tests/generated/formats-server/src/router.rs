@@ -5,7 +5,9 @@
     not(all(feature = "amounts", feature = "events")),
     allow(unused_imports, dead_code, unused_variables)
 )]
-//! HTTP routing for [`FormatsApi`]: one handler per operation, and [`router`].
+//! HTTP routing for [`FormatsApi`]: [`router`] and its route table, a line per
+//! operation, whose handler is the runtime's entry (`layer::call`) or, for an operation
+//! that needs more, a function here.
 //!
 //! Each handler checks the operation's security requirement before reading anything,
 //! parses and checks every parameter and the body (all failures reported together in one
@@ -67,15 +69,24 @@ pub async fn test_server<A: FormatsApi>(
     let app = router(api, config.clone());
     TestServer::start(app, &config, &base).await
 }
-routes::declare! {
+
+routes::table! {
     /// Every operation's route under `base`, named by its operation id (each
-    /// request's span and metrics carry it).
+    /// request's span and metrics carry it). A line's handler is the runtime entry
+    /// that authorizes and reads the request, then calls the implementation, or the
+    /// operation's own function where it needs more.
     fn route_table<A: FormatsApi>(api: &Arc<A>, base: &str) -> axum::Router {
-        #[cfg(feature = "amounts")] put("/amounts", handle_put_held_amount, "putHeldAmount");
         #[cfg(feature = "amounts")]
-        post("/amounts/{total}", handle_post_amounts, "postAmounts");
-        #[cfg(feature = "events")] get("/events/{id}", handle_get_event, "getEvent");
-        #[cfg(feature = "events")] put("/events/{id}", handle_put_event, "putEvent");
+        {
+            put("/amounts", handle_put_held_amount, "putHeldAmount");
+            post("/amounts/{total}", handle_post_amounts, "postAmounts");
+        }
+
+        #[cfg(feature = "events")]
+        {
+            get("/events/{id}", call(A::get_event, "getEvent", &[]));
+            put("/events/{id}", call_json_checked(A::put_event, "putEvent", &[]));
+        }
     }
 }
 
@@ -183,41 +194,5 @@ mod operations_amounts {
                 response::answer(outcome, |error| api.handle_error(&ctx, error))
             },
         )
-    }
-}
-
-#[cfg(feature = "events")]
-use operations_events::*;
-
-#[cfg(feature = "events")]
-mod operations_events {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /events/{id}`: see [`FormatsApi::get_event`]. Authorizes and reads the request,
-        /// then calls the implementation.
-        pub(super) fn handle_get_event<A: FormatsApi>() {
-            call(A::get_event, "getEvent", &[])
-        }
-    }
-
-    impl GetEventOkHeaders {
-        pub(crate) fn write(&self, response: &mut Response) -> Result<(), Problem> {
-            if let Some(value) = &self.x_request_id {
-                response::set_header(response, "x-request-id", &value.to_string())?;
-            }
-            if let Some(value) = &self.last_seen {
-                response::set_header(response, "last-seen", &value.to_string())?;
-            }
-            Ok(())
-        }
-    }
-
-    layer::handler! {
-        /// `PUT /events/{id}`: see [`FormatsApi::put_event`]. Authorizes, reads and checks the
-        /// request, then calls the implementation.
-        pub(super) fn handle_put_event<A: FormatsApi>() {
-            call_json_checked(A::put_event, "putEvent", &[])
-        }
     }
 }

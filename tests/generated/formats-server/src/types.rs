@@ -153,6 +153,7 @@ object::json! {
         pub price: crate::runtime::codegen::Decimal,
     }
 }
+
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]

@@ -10,8 +10,8 @@ use crate::types;
 use std::sync::Arc;
 use std::time::Duration;
 use crate::runtime::codegen::{
-    request, response, Credentials, Error, JSON, OperationInfo, RateLimit, Raw,
-    ResponseValue, RetryPolicy, SchemeKind, Secret, SecurityScheme, ToParam, Transport,
+    request, response, Credentials, Error, OperationInfo, RateLimit, Raw, ResponseValue,
+    RetryPolicy, SchemeKind, Secret, SecurityScheme, ToParam, Transport,
 };
 
 /// The servers the document lists; any other URL works with [`Client::builder`].
@@ -285,7 +285,7 @@ impl Client {
             )
             .secured(&[&["libraryKey"]]);
         let path = request::path(OPERATION.path, &[&isbn]);
-        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -302,9 +302,10 @@ impl Client {
                 "/books/{isbn}",
                 "withdrawBook",
             )
-            .secured(&[&["libraryKey"]]);
+            .secured(&[&["libraryKey"]])
+            .accepts(None);
         let path = request::path(OPERATION.path, &[&isbn]);
-        let raw = self.transport.send_url(&OPERATION, &path, "", None).await?;
+        let raw = self.transport.call(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 }
@@ -333,10 +334,7 @@ impl Client {
             .secured(&[&["libraryKey"]]);
         let path = request::path(OPERATION.path, &[&member_id]);
         let body = request::to_json(body)?;
-        let raw = self
-            .transport
-            .send_body(&OPERATION, &path, "", JSON, "application/json", Some(&body))
-            .await?;
+        let raw = self.transport.call(&OPERATION, &path, "", Some(&body)).await?;
         self.transport.answer(&OPERATION, raw, &[201], Raw::json)
     }
 }

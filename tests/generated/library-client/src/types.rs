@@ -208,6 +208,7 @@ object::json! {
         pub guardian: String,
     }
 }
+
 object::json! {
     /// Schema: `/components/schemas/Problem`.
     #[derive(Debug, Clone, PartialEq)]

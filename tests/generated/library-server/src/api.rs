@@ -100,14 +100,18 @@ mod operations_books {
         }
     }
 
-    /// Headers of the `200` answer of `searchBooks`.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct SearchBooksOkHeaders {
-        /// How many books match in all.
-        /// (header `x-total-count`)
-        pub x_total_count: i64,
-        /// (header `x-formats`)
-        pub x_formats: Option<Vec<types::Format>>,
+    response::headers! {
+        /// Headers of the `200` answer of `searchBooks`.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct SearchBooksOkHeaders {
+            /// How many books match in all.
+            /// (header `x-total-count`)
+            #[header("x-total-count", required)]
+            pub x_total_count: i64,
+            /// (header `x-formats`)
+            #[header("x-formats", list)]
+            pub x_formats: Option<Vec<types::Format>>,
+        }
     }
 
     response::answers! {

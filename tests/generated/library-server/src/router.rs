@@ -5,7 +5,9 @@
     not(all(feature = "books", feature = "members")),
     allow(unused_imports, dead_code, unused_variables)
 )]
-//! HTTP routing for [`LendingLibraryApi`]: one handler per operation, and [`router`].
+//! HTTP routing for [`LendingLibraryApi`]: [`router`] and its route table, a line per
+//! operation, whose handler is the runtime's entry (`layer::call`) or, for an operation
+//! that needs more, a function here.
 //!
 //! Each handler checks the operation's security requirement before reading anything,
 //! parses and checks every parameter and the body (all failures reported together in one
@@ -72,17 +74,30 @@ pub async fn test_server<A: LendingLibraryApi>(
     let app = router(api, config.clone());
     TestServer::start(app, &config, &base).await
 }
-routes::declare! {
+
+routes::table! {
     /// Every operation's route under `base`, named by its operation id (each
-    /// request's span and metrics carry it).
+    /// request's span and metrics carry it). A line's handler is the runtime entry
+    /// that authorizes and reads the request, then calls the implementation, or the
+    /// operation's own function where it needs more.
     fn route_table<A: LendingLibraryApi>(api: &Arc<A>, base: &str) -> axum::Router {
-        #[cfg(feature = "books")] get("/books", handle_search_books, "searchBooks");
         #[cfg(feature = "books")]
-        get("/books/{isbn}", handle_get_books_isbn, "get_books_isbn");
-        #[cfg(feature = "books")]
-        delete("/books/{isbn}", handle_withdraw_book, "withdrawBook");
+        {
+            get("/books", call(A::search_books, "searchBooks", &[&["libraryKey"]]));
+            get(
+                "/books/{isbn}",
+                call(A::get_books_isbn, "get_books_isbn", &[&["libraryKey"]]),
+            );
+            delete(
+                "/books/{isbn}",
+                call(A::withdraw_book, "withdrawBook", &[&["libraryKey"]]),
+            );
+        }
+
         #[cfg(feature = "members")]
-        post("/members/{memberId}/loans", handle_lend_book, "lendBook");
+        {
+            post("/members/{memberId}/loans", handle_lend_book, "lendBook");
+        }
     }
 }
 
@@ -119,55 +134,6 @@ pub fn rate_limit_policy() -> RateLimitPolicy {
         default_plan: "member".to_string(),
         ban_strikes: 3,
         ban: std::time::Duration::from_secs(75),
-    }
-}
-
-#[cfg(feature = "books")]
-use operations_books::*;
-
-#[cfg(feature = "books")]
-mod operations_books {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /books`: see [`LendingLibraryApi::search_books`]. Authorizes and reads the request,
-        /// then calls the implementation.
-        pub(super) fn handle_search_books<A: LendingLibraryApi>() {
-            call(A::search_books, "searchBooks", &[&["libraryKey"]])
-        }
-    }
-
-    impl SearchBooksOkHeaders {
-        pub(crate) fn write(&self, response: &mut Response) -> Result<(), Problem> {
-            {
-                let value = &self.x_total_count;
-                response::set_header(response, "x-total-count", &value.to_string())?;
-            }
-            if let Some(value) = &self.x_formats {
-                response::set_header(
-                    response,
-                    "x-formats",
-                    &value.iter().map(ToString::to_string).collect::<Vec<_>>().join(","),
-                )?;
-            }
-            Ok(())
-        }
-    }
-
-    layer::handler! {
-        /// `GET /books/{isbn}`: see [`LendingLibraryApi::get_books_isbn`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_get_books_isbn<A: LendingLibraryApi>() {
-            call(A::get_books_isbn, "get_books_isbn", &[&["libraryKey"]])
-        }
-    }
-
-    layer::handler! {
-        /// `DELETE /books/{isbn}`: see [`LendingLibraryApi::withdraw_book`]. Authorizes and reads
-        /// the request, then calls the implementation.
-        pub(super) fn handle_withdraw_book<A: LendingLibraryApi>() {
-            call(A::withdraw_book, "withdrawBook", &[&["libraryKey"]])
-        }
     }
 }
 

@@ -290,6 +290,7 @@ object::json! {
         pub guardian: String,
     }
 }
+
 object::json! {
     /// Schema: `/components/schemas/Problem`.
     #[derive(Debug, Clone, PartialEq)]

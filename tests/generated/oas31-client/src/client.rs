@@ -28,7 +28,7 @@ use crate::types;
 use std::sync::Arc;
 use std::time::Duration;
 use crate::runtime::codegen::{
-    request, response, Credentials, Error, JSON, OperationInfo, Query, RateLimit, Raw,
+    request, response, Credentials, Error, OperationInfo, Query, RateLimit, Raw,
     ResponseValue, RetryPolicy, SecurityScheme, Transport,
 };
 
@@ -249,14 +249,7 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(
-                &OPERATION,
-                OPERATION.path,
-                "",
-                JSON,
-                "application/json",
-                Some(&body),
-            )
+            .call(&OPERATION, OPERATION.path, "", Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
@@ -279,14 +272,7 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(
-                &OPERATION,
-                OPERATION.path,
-                "",
-                JSON,
-                "application/json",
-                Some(&body),
-            )
+            .call(&OPERATION, OPERATION.path, "", Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
@@ -315,14 +301,7 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(
-                &OPERATION,
-                OPERATION.path,
-                "",
-                JSON,
-                "application/json",
-                Some(&body),
-            )
+            .call(&OPERATION, OPERATION.path, "", Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[201], Raw::json)
     }
@@ -349,14 +328,7 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(
-                &OPERATION,
-                OPERATION.path,
-                "",
-                JSON,
-                "application/json",
-                Some(&body),
-            )
+            .call(&OPERATION, OPERATION.path, "", Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
@@ -382,10 +354,7 @@ impl Client {
         let mut query = Query::new();
         query.append("gate", gate);
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(&OPERATION, OPERATION.path, &query, JSON)
-            .await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 }
@@ -421,10 +390,7 @@ impl Client {
             )
             .idempotency_key();
         let query = options.query()?;
-        let raw = self
-            .transport
-            .send_url(&OPERATION, OPERATION.path, &query, JSON)
-            .await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 }
@@ -446,20 +412,14 @@ impl Client {
         body: &types::AddGateNoteBody,
     ) -> Result<ResponseValue<()>, Error<AddGateNoteError>> {
         const OPERATION: OperationInfo = OperationInfo::post(
-            "/gate-notes",
-            "addGateNote",
-        );
+                "/gate-notes",
+                "addGateNote",
+            )
+            .sends("application/x-www-form-urlencoded");
         let body = request::to_form(body)?;
         let raw = self
             .transport
-            .send_body(
-                &OPERATION,
-                OPERATION.path,
-                "",
-                JSON,
-                "application/x-www-form-urlencoded",
-                Some(&body),
-            )
+            .call(&OPERATION, OPERATION.path, "", Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
@@ -486,9 +446,10 @@ impl Client {
         body: &crate::runtime::codegen::Form,
     ) -> Result<ResponseValue<()>, Error<AddGatePhotoError>> {
         const OPERATION: OperationInfo = OperationInfo::post(
-            "/gate-photos",
-            "addGatePhoto",
-        );
+                "/gate-photos",
+                "addGatePhoto",
+            )
+            .sends("multipart/form-data");
         let (multipart_type, body) = body.encode();
         let raw = self
             .transport
@@ -534,9 +495,10 @@ impl Client {
         body: &crate::runtime::codegen::Form,
     ) -> Result<ResponseValue<()>, Error<AddGateVisitError>> {
         const OPERATION: OperationInfo = OperationInfo::post(
-            "/gate-visits",
-            "addGateVisit",
-        );
+                "/gate-visits",
+                "addGateVisit",
+            )
+            .sends("multipart/form-data");
         let (multipart_type, body) = body.encode();
         let raw = self
             .transport
@@ -590,10 +552,7 @@ impl Client {
     ) -> Result<ResponseValue<types::CommandStatus>, Error<ListCommandsError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/commands", "listCommands");
         let query = options.query()?;
-        let raw = self
-            .transport
-            .send_url(&OPERATION, OPERATION.path, &query, JSON)
-            .await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -616,14 +575,7 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(
-                &OPERATION,
-                OPERATION.path,
-                "",
-                JSON,
-                "application/json",
-                Some(&body),
-            )
+            .call(&OPERATION, OPERATION.path, "", Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
@@ -651,14 +603,7 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(
-                &OPERATION,
-                OPERATION.path,
-                "",
-                JSON,
-                "application/json",
-                Some(&body),
-            )
+            .call(&OPERATION, OPERATION.path, "", Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
@@ -686,14 +631,7 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(
-                &OPERATION,
-                OPERATION.path,
-                "",
-                JSON,
-                "application/json",
-                Some(&body),
-            )
+            .call(&OPERATION, OPERATION.path, "", Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
@@ -721,14 +659,7 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(
-                &OPERATION,
-                OPERATION.path,
-                "",
-                JSON,
-                "application/json",
-                Some(&body),
-            )
+            .call(&OPERATION, OPERATION.path, "", Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
@@ -754,14 +685,7 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(
-                &OPERATION,
-                OPERATION.path,
-                "",
-                JSON,
-                "application/json",
-                Some(&body),
-            )
+            .call(&OPERATION, OPERATION.path, "", Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
@@ -776,9 +700,10 @@ impl Client {
         body: &crate::runtime::codegen::Form,
     ) -> Result<ResponseValue<()>, Error<PutModerationError>> {
         const OPERATION: OperationInfo = OperationInfo::put(
-            "/moderation",
-            "putModeration",
-        );
+                "/moderation",
+                "putModeration",
+            )
+            .sends("multipart/form-data");
         let (multipart_type, body) = body.encode();
         let raw = self
             .transport

@@ -102,6 +102,7 @@ enums::string! {
 /// Schema: `/components/schemas/Snowflake`.
 #[cfg(feature = "commands")]
 pub type Snowflake = String;
+
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]

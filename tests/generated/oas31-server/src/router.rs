@@ -23,7 +23,9 @@
     ),
     allow(unused_imports, dead_code, unused_variables)
 )]
-//! HTTP routing for [`Oas31Api`]: one handler per operation, and [`router`].
+//! HTTP routing for [`Oas31Api`]: [`router`] and its route table, a line per
+//! operation, whose handler is the runtime's entry (`layer::call`) or, for an operation
+//! that needs more, a function here.
 //!
 //! Each handler checks the operation's security requirement before reading anything,
 //! parses and checks every parameter and the body (all failures reported together in one
@@ -86,33 +88,83 @@ pub async fn test_server<A: Oas31Api>(
     let app = router(api, config.clone());
     TestServer::start(app, &config, &base).await
 }
-routes::declare! {
+
+routes::table! {
     /// Every operation's route under `base`, named by its operation id (each
-    /// request's span and metrics carry it).
+    /// request's span and metrics carry it). A line's handler is the runtime entry
+    /// that authorizes and reads the request, then calls the implementation, or the
+    /// operation's own function where it needs more.
     fn route_table<A: Oas31Api>(api: &Arc<A>, base: &str) -> axum::Router {
-        #[cfg(feature = "records")] post("/records", handle_add_record, "addRecord");
-        #[cfg(feature = "labels")] put("/labels", handle_put_labels, "putLabels");
-        #[cfg(feature = "shipments")] post("/shipments", handle_add_shipment, "addShipment");
-        #[cfg(feature = "gates")] post("/gates", handle_add_gate, "addGate");
-        #[cfg(feature = "gate-log")] get("/gate-log", handle_gate_log, "gateLog");
+        #[cfg(feature = "records")]
+        {
+            post("/records", handle_add_record, "addRecord");
+        }
+
+        #[cfg(feature = "labels")]
+        {
+            put("/labels", handle_put_labels, "putLabels");
+        }
+
+        #[cfg(feature = "shipments")]
+        {
+            post("/shipments", handle_add_shipment, "addShipment");
+        }
+
+        #[cfg(feature = "gates")]
+        {
+            post("/gates", handle_add_gate, "addGate");
+        }
+
+        #[cfg(feature = "gate-log")]
+        {
+            get("/gate-log", call(A::gate_log, "gateLog", &[]));
+        }
+
         #[cfg(feature = "gate-openings")]
-        post("/gate-openings", handle_open_gate, "openGate");
+        {
+            post("/gate-openings", handle_open_gate, "openGate");
+        }
+
         #[cfg(feature = "gate-notes")]
-        post("/gate-notes", handle_add_gate_note, "addGateNote");
+        {
+            post("/gate-notes", handle_add_gate_note, "addGateNote");
+        }
+
         #[cfg(feature = "gate-photos")]
-        post("/gate-photos", handle_add_gate_photo, "addGatePhoto");
+        {
+            post("/gate-photos", handle_add_gate_photo, "addGatePhoto");
+        }
+
         #[cfg(feature = "gate-visits")]
-        post("/gate-visits", handle_add_gate_visit, "addGateVisit");
-        #[cfg(feature = "commands")] get("/commands", handle_list_commands, "listCommands");
-        #[cfg(feature = "commands")] put("/commands", handle_put_commands, "putCommands");
+        {
+            post("/gate-visits", handle_add_gate_visit, "addGateVisit");
+        }
+
+        #[cfg(feature = "commands")]
+        {
+            get("/commands", handle_list_commands, "listCommands");
+            put("/commands", handle_put_commands, "putCommands");
+        }
+
         #[cfg(feature = "reviews")]
-        post("/reviews", handle_request_reviews, "requestReviews");
+        {
+            post("/reviews", handle_request_reviews, "requestReviews");
+        }
+
         #[cfg(feature = "gist-files")]
-        patch("/gist-files", handle_edit_gist_file, "editGistFile");
+        {
+            patch("/gist-files", handle_edit_gist_file, "editGistFile");
+        }
+
         #[cfg(feature = "image-refs")]
-        post("/image-refs", handle_add_image_ref, "addImageRef");
+        {
+            post("/image-refs", handle_add_image_ref, "addImageRef");
+        }
+
         #[cfg(feature = "moderation")]
-        put("/moderation", handle_put_moderation, "putModeration");
+        {
+            put("/moderation", handle_put_moderation, "putModeration");
+        }
     }
 }
 
@@ -289,22 +341,6 @@ mod operations_gates {
                 response::answer(outcome, |error| api.handle_error(&ctx, error))
             },
         )
-    }
-}
-
-#[cfg(feature = "gate-log")]
-use operations_gate_log::*;
-
-#[cfg(feature = "gate-log")]
-mod operations_gate_log {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /gate-log`: see [`Oas31Api::gate_log`]. Authorizes and reads the request, then
-        /// calls the implementation.
-        pub(super) fn handle_gate_log<A: Oas31Api>() {
-            call(A::gate_log, "gateLog", &[])
-        }
     }
 }
 

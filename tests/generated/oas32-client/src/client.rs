@@ -18,9 +18,9 @@ use crate::types;
 use std::sync::Arc;
 use std::time::Duration;
 use crate::runtime::codegen::{
-    request, response, Credentials, Error, EventStream, JSON, JsonLines, OperationInfo,
-    Query, RateLimit, Raw, ResponseValue, RetryPolicy, SchemeKind, Secret,
-    SecurityScheme, ToParam, Transport,
+    request, response, Credentials, Error, EventStream, JsonLines, OperationInfo, Query,
+    RateLimit, Raw, ResponseValue, RetryPolicy, SchemeKind, Secret, SecurityScheme,
+    ToParam, Transport,
 };
 
 /// The servers the document lists; any other URL works with [`Client::builder`].
@@ -244,7 +244,8 @@ impl Client {
         Error<WatchTicksError>,
     > {
         const OPERATION: OperationInfo = OperationInfo::get("/ticks", "watchTicks")
-            .secured(&[&["bearerAuth"]]);
+            .secured(&[&["bearerAuth"]])
+            .accepts(Some("text/event-stream, application/json"));
         let mut query = Query::new();
         query.append("count", &count);
         let query = query.finish();
@@ -301,18 +302,13 @@ impl Client {
             deprecated: false,
             security: &[&["bearerAuth"]],
             idempotency_key: false,
+            accept: Some("application/json"),
+            content_type: "application/json",
         };
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(
-                &operation,
-                operation.path,
-                "",
-                JSON,
-                "application/json",
-                Some(&body),
-            )
+            .call(&operation, operation.path, "", Some(&body))
             .await?;
         self.transport.answer(&operation, raw, &[200], Raw::json)
     }
@@ -337,7 +333,8 @@ impl Client {
                 "exportTicks",
             )
             .deprecated()
-            .secured(&[&["bearerAuth"]]);
+            .secured(&[&["bearerAuth"]])
+            .accepts(Some("application/jsonl, application/json"));
         let mut query = Query::new();
         query.append("count", &count);
         let query = query.finish();
@@ -388,10 +385,7 @@ impl Client {
         const OPERATION: OperationInfo = OperationInfo::get("/ticks/search", "findTicks")
             .secured(&[&["bearerAuth"]]);
         let query = request::to_query_string(filter)?;
-        let raw = self
-            .transport
-            .send_url(&OPERATION, OPERATION.path, &query, JSON)
-            .await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -416,10 +410,7 @@ impl Client {
             .map(request::to_query_string_json)
             .transpose()?
             .unwrap_or_default();
-        let raw = self
-            .transport
-            .send_url(&OPERATION, OPERATION.path, &query, JSON)
-            .await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -435,7 +426,7 @@ impl Client {
         const OPERATION: OperationInfo = OperationInfo::get("/ticks/{tickId}", "getTick")
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&tick_id]);
-        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -459,9 +450,11 @@ impl Client {
             deprecated: false,
             security: &[&["bearerAuth"]],
             idempotency_key: false,
+            accept: Some("application/json"),
+            content_type: "application/json",
         };
         let path = request::path(operation.path, &[&tick_id]);
-        let raw = self.transport.send_url(&operation, &path, "", JSON).await?;
+        let raw = self.transport.call(&operation, &path, "", None).await?;
         self.transport.answer(&operation, raw, &[204], Raw::empty)
     }
 }
@@ -482,10 +475,8 @@ impl Client {
         ResponseValue<EventStream<String, WatchMessagesError>>,
         Error<WatchMessagesError>,
     > {
-        const OPERATION: OperationInfo = OperationInfo::get(
-            "/messages",
-            "watchMessages",
-        );
+        const OPERATION: OperationInfo = OperationInfo::get("/messages", "watchMessages")
+            .accepts(Some("text/event-stream, application/json"));
         let streamed = self
             .transport
             .send_streaming_dyn(
@@ -529,7 +520,8 @@ impl Client {
     pub async fn heartbeat(
         &self,
     ) -> Result<ResponseValue<JsonLines<i64, HeartbeatError>>, Error<HeartbeatError>> {
-        const OPERATION: OperationInfo = OperationInfo::get("/heartbeat", "heartbeat");
+        const OPERATION: OperationInfo = OperationInfo::get("/heartbeat", "heartbeat")
+            .accepts(Some("application/x-ndjson"));
         let streamed = self
             .transport
             .send_streaming_dyn(
@@ -572,8 +564,9 @@ impl Client {
     /// ```
     pub async fn ping(&self) -> Result<ResponseValue<()>, Error<PingError>> {
         const OPERATION: OperationInfo = OperationInfo::post("/ping", "ping")
-            .secured(&[&["bearerAuth"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", None).await?;
+            .secured(&[&["bearerAuth"]])
+            .accepts(None);
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         match raw.status.as_u16() {
             200..=299 => raw.empty(),
             _ => Err(raw.error()),

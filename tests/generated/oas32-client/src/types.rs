@@ -17,6 +17,7 @@
     allow(unused_imports, dead_code)
 )]
 use crate::runtime::codegen::object;
+
 object::json! {
     /// Schema: `/components/schemas/Tick`.
     #[derive(Debug, Clone, PartialEq)]
@@ -77,6 +78,7 @@ object::json! {
         pub theme: Option<String>,
     }
 }
+
 object::json! {
     /// Schema: `/x-apigen-webhooks/feedClosed/post/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
@@ -88,6 +90,7 @@ object::json! {
         pub at: Option<Option<jiff::Timestamp>>,
     }
 }
+
 object::json! {
     /// Schema: `/x-apigen-webhooks/feedPaused/put/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]

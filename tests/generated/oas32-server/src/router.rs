@@ -13,7 +13,9 @@
     ),
     allow(unused_imports, dead_code, unused_variables)
 )]
-//! HTTP routing for [`TickerApi`]: one handler per operation, and [`router`].
+//! HTTP routing for [`TickerApi`]: [`router`] and its route table, a line per
+//! operation, whose handler is the runtime's entry (`layer::call`) or, for an operation
+//! that needs more, a function here.
 //!
 //! Each handler checks the operation's security requirement before reading anything,
 //! parses and checks every parameter and the body (all failures reported together in one
@@ -81,20 +83,41 @@ pub async fn test_server<A: TickerApi>(
     let app = router(api, config.clone());
     TestServer::start(app, &config, &base).await
 }
-routes::declare! {
+
+routes::table! {
     /// Every operation's route under `base`, named by its operation id (each
-    /// request's span and metrics carry it).
+    /// request's span and metrics carry it). A line's handler is the runtime entry
+    /// that authorizes and reads the request, then calls the implementation, or the
+    /// operation's own function where it needs more.
     fn route_table<A: TickerApi>(api: &Arc<A>, base: &str) -> axum::Router {
-        #[cfg(feature = "ticks")] any("/ticks", dispatch_ticks);
-        #[cfg(feature = "ticks")] get("/ticks/lines", handle_export_ticks, "exportTicks");
-        #[cfg(feature = "ticks")] get("/ticks/search", handle_find_ticks, "findTicks");
-        #[cfg(feature = "ticks")] get("/ticks/select", handle_select_ticks, "selectTicks");
+        #[cfg(feature = "ticks")]
+        {
+            any("/ticks", dispatch_ticks);
+            get("/ticks/lines", handle_export_ticks, "exportTicks");
+            get("/ticks/search", handle_find_ticks, "findTicks");
+            get("/ticks/select", handle_select_ticks, "selectTicks");
+            any("/ticks/{tickId}", dispatch_ticks_tick_id);
+        }
+
         #[cfg(feature = "messages")]
-        get("/messages", handle_watch_messages, "watchMessages");
-        #[cfg(feature = "heartbeat")] get("/heartbeat", handle_heartbeat, "heartbeat");
-        #[cfg(feature = "ping")] post("/ping", handle_ping, "ping");
-        #[cfg(feature = "session")] get("/session", handle_who_am_i, "whoAmI");
-        #[cfg(feature = "ticks")] any("/ticks/{tickId}", dispatch_ticks_tick_id);
+        {
+            get("/messages", call(A::watch_messages, "watchMessages", &[]));
+        }
+
+        #[cfg(feature = "heartbeat")]
+        {
+            get("/heartbeat", call(A::heartbeat, "heartbeat", &[]));
+        }
+
+        #[cfg(feature = "ping")]
+        {
+            post("/ping", call(A::ping, "ping", &[&["bearerAuth"]]));
+        }
+
+        #[cfg(feature = "session")]
+        {
+            get("/session", call(A::who_am_i, "whoAmI", &[]));
+        }
     }
 }
 
@@ -309,70 +332,6 @@ mod operations_ticks {
         /// request, then calls the implementation.
         pub(super) fn handle_purge_tick<A: TickerApi>() {
             call(A::purge_tick, "purgeTick", &[&["bearerAuth"]])
-        }
-    }
-}
-
-#[cfg(feature = "messages")]
-use operations_messages::*;
-
-#[cfg(feature = "messages")]
-mod operations_messages {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /messages`: see [`TickerApi::watch_messages`]. Authorizes and reads the request,
-        /// then calls the implementation.
-        pub(super) fn handle_watch_messages<A: TickerApi>() {
-            call(A::watch_messages, "watchMessages", &[])
-        }
-    }
-}
-
-#[cfg(feature = "heartbeat")]
-use operations_heartbeat::*;
-
-#[cfg(feature = "heartbeat")]
-mod operations_heartbeat {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /heartbeat`: see [`TickerApi::heartbeat`]. Authorizes and reads the request, then
-        /// calls the implementation.
-        pub(super) fn handle_heartbeat<A: TickerApi>() {
-            call(A::heartbeat, "heartbeat", &[])
-        }
-    }
-}
-
-#[cfg(feature = "ping")]
-use operations_ping::*;
-
-#[cfg(feature = "ping")]
-mod operations_ping {
-    use super::*;
-
-    layer::handler! {
-        /// `POST /ping`: see [`TickerApi::ping`]. Authorizes and reads the request, then calls the
-        /// implementation.
-        pub(super) fn handle_ping<A: TickerApi>() {
-            call(A::ping, "ping", &[&["bearerAuth"]])
-        }
-    }
-}
-
-#[cfg(feature = "session")]
-use operations_session::*;
-
-#[cfg(feature = "session")]
-mod operations_session {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /session`: see [`TickerApi::who_am_i`]. Authorizes and reads the request, then
-        /// calls the implementation.
-        pub(super) fn handle_who_am_i<A: TickerApi>() {
-            call(A::who_am_i, "whoAmI", &[])
         }
     }
 }

@@ -17,6 +17,7 @@
     allow(unused_imports, dead_code)
 )]
 use crate::runtime::codegen::{object, validate, Validate, Violations};
+
 object::json! {
     /// Schema: `/components/schemas/Tick`.
     #[derive(Debug, Clone, PartialEq)]
@@ -91,6 +92,7 @@ object::json! {
         pub theme: Option<String>,
     }
 }
+
 object::json! {
     /// Schema: `/x-apigen-webhooks/feedClosed/post/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
@@ -103,6 +105,7 @@ object::json! {
         pub at: Option<Option<jiff::Timestamp>>,
     }
 }
+
 object::json! {
     /// Schema: `/x-apigen-webhooks/feedPaused/put/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]

@@ -17,8 +17,8 @@ use crate::types;
 use std::sync::Arc;
 use std::time::Duration;
 use crate::runtime::codegen::{
-    pages, request, response, Credentials, Error, JSON, OperationInfo, Page, Pages,
-    RateLimit, Raw, ResponseValue, RetryPolicy, SecurityScheme, Transport,
+    pages, request, response, Credentials, Error, OperationInfo, Page, Pages, RateLimit,
+    Raw, ResponseValue, RetryPolicy, SecurityScheme, Transport,
 };
 
 /// The servers the document lists; any other URL works with [`Client::builder`].
@@ -244,10 +244,7 @@ impl Client {
             "dropshotItems",
         );
         let query = options.query()?;
-        let raw = self
-            .transport
-            .send_url(&OPERATION, OPERATION.path, &query, JSON)
-            .await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -310,10 +307,7 @@ impl Client {
             "cursorItems",
         );
         let query = options.query()?;
-        let raw = self
-            .transport
-            .send_url(&OPERATION, OPERATION.path, &query, JSON)
-            .await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -372,10 +366,7 @@ impl Client {
             "afterItems",
         );
         let query = options.query()?;
-        let raw = self
-            .transport
-            .send_url(&OPERATION, OPERATION.path, &query, JSON)
-            .await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -437,7 +428,7 @@ impl Client {
         );
         let path = request::path(OPERATION.path, &[&shelf]);
         let query = options.query()?;
-        let raw = self.transport.send_url(&OPERATION, &path, &query, JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 

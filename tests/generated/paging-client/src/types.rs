@@ -16,6 +16,7 @@
     allow(unused_imports, dead_code)
 )]
 use crate::runtime::codegen::object;
+
 object::json! {
     /// Schema: `/components/schemas/Item`.
     #[derive(Debug, Clone, PartialEq)]
@@ -82,6 +83,7 @@ object::json! {
         pub has_more: bool,
     }
 }
+
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]

@@ -229,12 +229,15 @@ mod operations_link {
         }
     }
 
-    /// Headers of the `200` answer of `linkItems`.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub struct LinkItemsOkHeaders {
-        /// RFC 8288 links; `rel="next"` is the next page.
-        /// (header `link`)
-        pub link: Option<String>,
+    response::headers! {
+        /// Headers of the `200` answer of `linkItems`.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct LinkItemsOkHeaders {
+            /// RFC 8288 links; `rel="next"` is the next page.
+            /// (header `link`)
+            #[header("link")]
+            pub link: Option<String>,
+        }
     }
 
     response::answers! {

@@ -12,7 +12,9 @@
     ),
     allow(unused_imports, dead_code, unused_variables)
 )]
-//! HTTP routing for [`PagingApi`]: one handler per operation, and [`router`].
+//! HTTP routing for [`PagingApi`]: [`router`] and its route table, a line per
+//! operation, whose handler is the runtime's entry (`layer::call`) or, for an operation
+//! that needs more, a function here.
 //!
 //! Each handler checks the operation's security requirement before reading anything,
 //! parses and checks every parameter and the body (all failures reported together in one
@@ -22,11 +24,9 @@
 //! future then holds the request head once, not once more for the argument.
 
 use crate::api::*;
-use axum::response::Response;
 use std::sync::Arc;
 use crate::runtime::codegen::{
-    layer, response, routes, DocumentCors, Problem, SecurityScheme, ServerConfig,
-    TestServer,
+    layer, routes, DocumentCors, SecurityScheme, ServerConfig, TestServer,
 };
 
 /// The path prefix of the document's first server; every route lives under it unless
@@ -71,87 +71,31 @@ pub async fn test_server<A: PagingApi>(
     let app = router(api, config.clone());
     TestServer::start(app, &config, &base).await
 }
-routes::declare! {
+
+routes::table! {
     /// Every operation's route under `base`, named by its operation id (each
-    /// request's span and metrics carry it).
+    /// request's span and metrics carry it). A line's handler is the runtime entry
+    /// that authorizes and reads the request, then calls the implementation, or the
+    /// operation's own function where it needs more.
     fn route_table<A: PagingApi>(api: &Arc<A>, base: &str) -> axum::Router {
         #[cfg(feature = "dropshot")]
-        get("/dropshot/items", handle_dropshot_items, "dropshotItems");
-        #[cfg(feature = "cursor")] get("/cursor/items", handle_cursor_items, "cursorItems");
-        #[cfg(feature = "after")] get("/after/items", handle_after_items, "afterItems");
-        #[cfg(feature = "link")] get("/link/{shelf}/items", handle_link_items, "linkItems");
-    }
-}
-
-#[cfg(feature = "dropshot")]
-use operations_dropshot::*;
-
-#[cfg(feature = "dropshot")]
-mod operations_dropshot {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /dropshot/items`: see [`PagingApi::dropshot_items`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_dropshot_items<A: PagingApi>() {
-            call(A::dropshot_items, "dropshotItems", &[])
+        {
+            get("/dropshot/items", call(A::dropshot_items, "dropshotItems", &[]));
         }
-    }
-}
 
-#[cfg(feature = "cursor")]
-use operations_cursor::*;
-
-#[cfg(feature = "cursor")]
-mod operations_cursor {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /cursor/items`: see [`PagingApi::cursor_items`]. Authorizes and reads the request,
-        /// then calls the implementation.
-        pub(super) fn handle_cursor_items<A: PagingApi>() {
-            call(A::cursor_items, "cursorItems", &[])
+        #[cfg(feature = "cursor")]
+        {
+            get("/cursor/items", call(A::cursor_items, "cursorItems", &[]));
         }
-    }
-}
 
-#[cfg(feature = "after")]
-use operations_after::*;
-
-#[cfg(feature = "after")]
-mod operations_after {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /after/items`: see [`PagingApi::after_items`]. Authorizes and reads the request,
-        /// then calls the implementation.
-        pub(super) fn handle_after_items<A: PagingApi>() {
-            call(A::after_items, "afterItems", &[])
+        #[cfg(feature = "after")]
+        {
+            get("/after/items", call(A::after_items, "afterItems", &[]));
         }
-    }
-}
 
-#[cfg(feature = "link")]
-use operations_link::*;
-
-#[cfg(feature = "link")]
-mod operations_link {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /link/{shelf}/items`: see [`PagingApi::link_items`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_link_items<A: PagingApi>() {
-            call(A::link_items, "linkItems", &[])
-        }
-    }
-
-    impl LinkItemsOkHeaders {
-        pub(crate) fn write(&self, response: &mut Response) -> Result<(), Problem> {
-            if let Some(value) = &self.link {
-                response::set_header(response, "link", &value.to_string())?;
-            }
-            Ok(())
+        #[cfg(feature = "link")]
+        {
+            get("/link/{shelf}/items", call(A::link_items, "linkItems", &[]));
         }
     }
 }

@@ -22,7 +22,7 @@ use crate::types;
 use std::sync::Arc;
 use std::time::Duration;
 use crate::runtime::codegen::{
-    request, response, Credentials, Error, JSON, OperationInfo, Query, RateLimit, Raw,
+    request, response, Credentials, Error, OperationInfo, Query, RateLimit, Raw,
     ResponseValue, RetryPolicy, SchemeKind, Secret, SecurityScheme, Transport,
 };
 
@@ -242,7 +242,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Echo>, Error<GetRootError>> {
         const OPERATION: OperationInfo = OperationInfo::get("/", "getRoot")
             .secured(&[&["bearerAuth"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }
@@ -263,7 +263,7 @@ impl Client {
                 "listAccounts",
             )
             .secured(&[&["bearerAuth"]]);
-        let raw = self.transport.send_url(&OPERATION, OPERATION.path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }
@@ -286,7 +286,7 @@ impl Client {
             )
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&sid]);
-        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -306,7 +306,7 @@ impl Client {
             )
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&account_sid, &sid]);
-        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }
@@ -330,7 +330,7 @@ impl Client {
             )
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&name, &format]);
-        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -346,7 +346,7 @@ impl Client {
         const OPERATION: OperationInfo = OperationInfo::get("/files/{id}", "getFile")
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&id]);
-        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -362,7 +362,7 @@ impl Client {
         const OPERATION: OperationInfo = OperationInfo::put("/files/{id}", "putFile")
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&id]);
-        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }
@@ -385,7 +385,7 @@ impl Client {
             )
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&project_id]);
-        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -404,7 +404,7 @@ impl Client {
             )
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&template_name]);
-        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -424,7 +424,7 @@ impl Client {
             )
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&template_name, &version]);
-        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -443,7 +443,7 @@ impl Client {
             )
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&project_id]);
-        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }
@@ -466,7 +466,7 @@ impl Client {
             )
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&name]);
-        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }
@@ -492,14 +492,7 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(
-                &OPERATION,
-                OPERATION.path,
-                "",
-                JSON,
-                "application/json",
-                Some(&body),
-            )
+            .call(&OPERATION, OPERATION.path, "", Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
@@ -525,14 +518,7 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(
-                &OPERATION,
-                "/responses",
-                &query,
-                JSON,
-                "application/json",
-                Some(&body),
-            )
+            .call(&OPERATION, "/responses", &query, Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
@@ -570,7 +556,7 @@ impl Client {
         query.append("beta", "true");
         options.append_query(&mut query)?;
         let query = query.finish();
-        let raw = self.transport.send_url(&OPERATION, &path, &query, JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -592,7 +578,7 @@ impl Client {
         let mut query = Query::new();
         query.append("beta", "true");
         let query = query.finish();
-        let raw = self.transport.send_url(&OPERATION, &path, &query, JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -626,7 +612,7 @@ impl Client {
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&response_id]);
         let query = options.query()?;
-        let raw = self.transport.send_url(&OPERATION, &path, &query, JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }
@@ -652,7 +638,7 @@ impl Client {
             )
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&a, &b, &a]);
-        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }
@@ -677,7 +663,7 @@ impl Client {
             )
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&account_sid]);
-        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }

@@ -17,7 +17,9 @@
     ),
     allow(unused_imports, dead_code, unused_variables)
 )]
-//! HTTP routing for [`RoutingApi`]: one handler per operation, and [`router`].
+//! HTTP routing for [`RoutingApi`]: [`router`] and its route table, a line per
+//! operation, whose handler is the runtime's entry (`layer::call`) or, for an operation
+//! that needs more, a function here.
 //!
 //! Each handler checks the operation's security requirement before reading anything,
 //! parses and checks every parameter and the body (all failures reported together in one
@@ -83,40 +85,80 @@ pub async fn test_server<A: RoutingApi>(
     let app = router(api, config.clone());
     TestServer::start(app, &config, &base).await
 }
-routes::declare! {
+
+routes::table! {
     /// Every operation's route under `base`, named by its operation id (each
-    /// request's span and metrics carry it).
+    /// request's span and metrics carry it). A line's handler is the runtime entry
+    /// that authorizes and reads the request, then calls the implementation, or the
+    /// operation's own function where it needs more.
     fn route_table<A: RoutingApi>(api: &Arc<A>, base: &str) -> axum::Router {
-        #[cfg(feature = "root")] get("/", handle_get_root, "getRoot");
+        #[cfg(feature = "root")]
+        {
+            get("/", call(A::get_root, "getRoot", &[&["bearerAuth"]]));
+        }
+
         #[cfg(feature = "accounts-json")]
-        get("/Accounts.json", handle_list_accounts, "listAccounts");
-        #[cfg(feature = "accounts")] any("/Accounts/{Sid}", dispatch_accounts_sid);
+        {
+            get(
+                "/Accounts.json",
+                call(A::list_accounts, "listAccounts", &[&["bearerAuth"]]),
+            );
+        }
+
         #[cfg(feature = "accounts")]
-        any("/Accounts/{AccountSid}/Calls/{Sid}", dispatch_accounts_account_sid_calls_sid);
-        #[cfg(feature = "files")] any("/files/{name_format}", dispatch_files_name_format);
+        {
+            any("/Accounts/{Sid}", dispatch_accounts_sid);
+            any(
+                "/Accounts/{AccountSid}/Calls/{Sid}",
+                dispatch_accounts_account_sid_calls_sid,
+            );
+        }
+
+        #[cfg(feature = "files")]
+        {
+            any("/files/{name_format}", dispatch_files_name_format);
+        }
+
         #[cfg(feature = "templates")]
-        get("/templates/{project_id}", handle_list_templates, "listTemplates");
-        #[cfg(feature = "templates")]
-        delete("/templates/{project_id}", handle_delete_template, "deleteTemplate");
-        #[cfg(feature = "templates")]
-        get(
-            "/templates/{template_name}/versions/{version}",
-            handle_get_template_version,
-            "getTemplateVersion",
-        );
-        #[cfg(feature = "templates")]
-        get(
-            "/templates/{project_id}/versions",
-            handle_list_template_versions,
-            "listTemplateVersions",
-        );
-        #[cfg(feature = "jobs")] any("/jobs/{name}", dispatch_jobs_name);
-        #[cfg(feature = "responses")] any("/responses", dispatch_responses);
+        {
+            get(
+                "/templates/{project_id}",
+                call(A::list_templates, "listTemplates", &[&["bearerAuth"]]),
+            );
+            delete("/templates/{project_id}", handle_delete_template, "deleteTemplate");
+            get(
+                "/templates/{template_name}/versions/{version}",
+                call(A::get_template_version, "getTemplateVersion", &[&["bearerAuth"]]),
+            );
+            get(
+                "/templates/{project_id}/versions",
+                call(A::list_template_versions, "listTemplateVersions", &[&["bearerAuth"]]),
+            );
+        }
+
+        #[cfg(feature = "jobs")]
+        {
+            any("/jobs/{name}", dispatch_jobs_name);
+        }
+
         #[cfg(feature = "responses")]
-        any("/responses/{response_id}", dispatch_responses_response_id);
-        #[cfg(feature = "pairs")] get("/pairs/{a}/{b}/{a_2}", handle_get_pair, "getPair");
+        {
+            any("/responses", dispatch_responses);
+            any("/responses/{response_id}", dispatch_responses_response_id);
+        }
+
+        #[cfg(feature = "pairs")]
+        {
+            get("/pairs/{a}/{b}/{a_2}", handle_get_pair, "getPair");
+        }
+
         #[cfg(feature = "2010-04-01")]
-        any("/2010-04-01/Accounts/{AccountSid}", dispatch_2010_04_01_accounts_account_sid);
+        {
+            any(
+                "/2010-04-01/Accounts/{AccountSid}",
+                dispatch_2010_04_01_accounts_account_sid,
+            );
+        }
     }
 }
 
@@ -504,38 +546,6 @@ async fn dispatch_2010_04_01_accounts_account_sid<A: RoutingApi>(
     }
 }
 
-#[cfg(feature = "root")]
-use operations_root::*;
-
-#[cfg(feature = "root")]
-mod operations_root {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /`: see [`RoutingApi::get_root`]. Authorizes and reads the request, then calls the
-        /// implementation.
-        pub(super) fn handle_get_root<A: RoutingApi>() {
-            call(A::get_root, "getRoot", &[&["bearerAuth"]])
-        }
-    }
-}
-
-#[cfg(feature = "accounts-json")]
-use operations_accounts_json::*;
-
-#[cfg(feature = "accounts-json")]
-mod operations_accounts_json {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /Accounts.json`: see [`RoutingApi::list_accounts`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_list_accounts<A: RoutingApi>() {
-            call(A::list_accounts, "listAccounts", &[&["bearerAuth"]])
-        }
-    }
-}
-
 #[cfg(feature = "accounts")]
 use operations_accounts::*;
 
@@ -689,14 +699,6 @@ use operations_templates::*;
 mod operations_templates {
     use super::*;
 
-    layer::handler! {
-        /// `GET /templates/{project_id}`: see [`RoutingApi::list_templates`]. Authorizes and reads
-        /// the request, then calls the implementation.
-        pub(super) fn handle_list_templates<A: RoutingApi>() {
-            call(A::list_templates, "listTemplates", &[&["bearerAuth"]])
-        }
-    }
-
     /// `DELETE /templates/{template_name}`: see [`RoutingApi::delete_template`]. Authorizes, reads
     /// and checks the request, then calls the implementation.
     pub(super) fn handle_delete_template<A: RoutingApi>(
@@ -712,7 +714,8 @@ mod operations_templates {
                     &[&["bearerAuth"]],
                 )?;
                 let params = {
-                    let path = route::path_params(&mut parts, &PATH_DELETE_TEMPLATE).await?;
+                    let path = route::path_params(&mut parts, &PATH_DELETE_TEMPLATE)
+                        .await?;
                     let raw = RawParams::from_parts(&parts, path);
                     params::read(&raw)?
                 };
@@ -721,23 +724,6 @@ mod operations_templates {
                 response::answer(outcome, |error| api.handle_error(&ctx, error))
             },
         )
-    }
-
-    layer::handler! {
-        /// `GET /templates/{template_name}/versions/{version}`: see
-        /// [`RoutingApi::get_template_version`]. Authorizes and reads the request, then calls the
-        /// implementation.
-        pub(super) fn handle_get_template_version<A: RoutingApi>() {
-            call(A::get_template_version, "getTemplateVersion", &[&["bearerAuth"]])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /templates/{project_id}/versions`: see [`RoutingApi::list_template_versions`].
-        /// Authorizes and reads the request, then calls the implementation.
-        pub(super) fn handle_list_template_versions<A: RoutingApi>() {
-            call(A::list_template_versions, "listTemplateVersions", &[&["bearerAuth"]])
-        }
     }
 }
 

@@ -21,6 +21,7 @@
     allow(unused_imports, dead_code)
 )]
 use crate::runtime::codegen::{enums, object};
+
 object::json! {
     /// Schema: `/components/schemas/Echo`.
     #[derive(Debug, Clone, PartialEq)]
@@ -37,6 +38,7 @@ object::json! {
         pub params: Option<std::collections::BTreeMap<String, String>>,
     }
 }
+
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]

@@ -12,8 +12,8 @@ use crate::types;
 use std::sync::Arc;
 use std::time::Duration;
 use crate::runtime::codegen::{
-    request, response, Credentials, Error, JSON, ObjectQuery, OperationInfo, Query,
-    RateLimit, Raw, ResponseValue, RetryPolicy, SecurityScheme, Style, ToParam, Transport,
+    request, response, Credentials, Error, ObjectQuery, OperationInfo, Query, RateLimit,
+    Raw, ResponseValue, RetryPolicy, SecurityScheme, Style, ToParam, Transport,
 };
 
 /// The servers the document lists; any other URL works with [`Client::builder`].
@@ -235,7 +235,7 @@ impl Client {
             request::encode_path_segment(& ToParam::to_param(item))).collect:: < Vec < _
             >> ().join(","), rgb_segment
         );
-        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -263,7 +263,7 @@ impl Client {
             request::encode_path_segment(& ToParam::to_param(item))).collect:: < Vec < _
             >> ().join(","), rgb_segment
         );
-        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -295,7 +295,7 @@ impl Client {
         let path = format!(
             "/path/label/{}/{}/{}", color_segment, colors_segment, rgb_segment
         );
-        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -322,7 +322,7 @@ impl Client {
         let path = format!(
             "/path/label-exploded/{}/{}/{}", color_segment, colors_segment, rgb_segment
         );
-        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -354,7 +354,7 @@ impl Client {
         let path = format!(
             "/path/matrix/{}/{}/{}", color_segment, colors_segment, rgb_segment
         );
-        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -386,7 +386,7 @@ impl Client {
         let path = format!(
             "/path/matrix-exploded/{}/{}/{}", color_segment, colors_segment, rgb_segment
         );
-        let raw = self.transport.send_url(&OPERATION, &path, "", JSON).await?;
+        let raw = self.transport.call(&OPERATION, &path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }
@@ -413,10 +413,7 @@ impl Client {
         query.append_array("colors", colors, false, ',');
         query.append_object("rgb", rgb, ObjectQuery::Joined)?;
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(&OPERATION, OPERATION.path, &query, JSON)
-            .await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -442,10 +439,7 @@ impl Client {
         query.append_array("colors", colors, true, ',');
         query.append_object("rgb", rgb, ObjectQuery::Exploded)?;
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(&OPERATION, OPERATION.path, &query, JSON)
-            .await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -480,10 +474,7 @@ impl Client {
         query.append_object("rgb", rgb, ObjectQuery::Exploded)?;
         query.allow_reserved(false);
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(&OPERATION, OPERATION.path, &query, JSON)
-            .await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -507,10 +498,7 @@ impl Client {
         query.append_array("colors", colors, false, ' ');
         query.append_styled("rgb", rgb, Style::SpaceDelimited, false)?;
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(&OPERATION, OPERATION.path, &query, JSON)
-            .await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -534,10 +522,7 @@ impl Client {
         query.append_array("colors", colors, false, '|');
         query.append_styled("rgb", rgb, Style::PipeDelimited, false)?;
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(&OPERATION, OPERATION.path, &query, JSON)
-            .await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 
@@ -558,10 +543,7 @@ impl Client {
         let mut query = Query::new();
         query.append_object("rgb", rgb, ObjectQuery::Deep)?;
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(&OPERATION, OPERATION.path, &query, JSON)
-            .await?;
+        let raw = self.transport.call(&OPERATION, OPERATION.path, &query, None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
     }
 }

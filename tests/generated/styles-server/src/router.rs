@@ -7,7 +7,9 @@
     ),
     allow(unused_imports, dead_code, unused_variables)
 )]
-//! HTTP routing for [`StylesApi`]: one handler per operation, and [`router`].
+//! HTTP routing for [`StylesApi`]: [`router`] and its route table, a line per
+//! operation, whose handler is the runtime's entry (`layer::call`) or, for an operation
+//! that needs more, a function here.
 //!
 //! Each handler checks the operation's security requirement before reading anything,
 //! parses and checks every parameter and the body (all failures reported together in one
@@ -64,218 +66,67 @@ pub async fn test_server<A: StylesApi>(
     let app = router(api, config.clone());
     TestServer::start(app, &config, &base).await
 }
-routes::declare! {
+
+routes::table! {
     /// Every operation's route under `base`, named by its operation id (each
-    /// request's span and metrics carry it).
+    /// request's span and metrics carry it). A line's handler is the runtime entry
+    /// that authorizes and reads the request, then calls the implementation, or the
+    /// operation's own function where it needs more.
     fn route_table<A: StylesApi>(api: &Arc<A>, base: &str) -> axum::Router {
         #[cfg(feature = "path")]
-        get("/path/simple/{color}/{colors}/{rgb}", handle_path_simple, "pathSimple");
-        #[cfg(feature = "path")]
-        get(
-            "/path/simple-exploded/{color}/{colors}/{rgb}",
-            handle_path_simple_exploded,
-            "pathSimpleExploded",
-        );
-        #[cfg(feature = "path")]
-        get("/path/label/{color}/{colors}/{rgb}", handle_path_label, "pathLabel");
-        #[cfg(feature = "path")]
-        get(
-            "/path/label-exploded/{color}/{colors}/{rgb}",
-            handle_path_label_exploded,
-            "pathLabelExploded",
-        );
-        #[cfg(feature = "path")]
-        get("/path/matrix/{color}/{colors}/{rgb}", handle_path_matrix, "pathMatrix");
-        #[cfg(feature = "path")]
-        get(
-            "/path/matrix-exploded/{color}/{colors}/{rgb}",
-            handle_path_matrix_exploded,
-            "pathMatrixExploded",
-        );
-        #[cfg(feature = "query")] get("/query/form", handle_query_form, "queryForm");
+        {
+            get(
+                "/path/simple/{color}/{colors}/{rgb}",
+                call(A::path_simple, "pathSimple", &[]),
+            );
+            get(
+                "/path/simple-exploded/{color}/{colors}/{rgb}",
+                call(A::path_simple_exploded, "pathSimpleExploded", &[]),
+            );
+            get("/path/label/{color}/{colors}/{rgb}", call(A::path_label, "pathLabel", &[]));
+            get(
+                "/path/label-exploded/{color}/{colors}/{rgb}",
+                call(A::path_label_exploded, "pathLabelExploded", &[]),
+            );
+            get(
+                "/path/matrix/{color}/{colors}/{rgb}",
+                call(A::path_matrix, "pathMatrix", &[]),
+            );
+            get(
+                "/path/matrix-exploded/{color}/{colors}/{rgb}",
+                call(A::path_matrix_exploded, "pathMatrixExploded", &[]),
+            );
+        }
+
         #[cfg(feature = "query")]
-        get("/query/form-exploded", handle_query_form_exploded, "queryFormExploded");
-        #[cfg(feature = "query")]
-        get("/query/reserved", handle_query_reserved, "queryReserved");
-        #[cfg(feature = "query")]
-        get("/query/space", handle_query_space_delimited, "querySpaceDelimited");
-        #[cfg(feature = "query")]
-        get("/query/pipe", handle_query_pipe_delimited, "queryPipeDelimited");
-        #[cfg(feature = "query")]
-        get("/query/deep", handle_query_deep_object, "queryDeepObject");
+        {
+            get("/query/form", call(A::query_form, "queryForm", &[]));
+            get(
+                "/query/form-exploded",
+                call(A::query_form_exploded, "queryFormExploded", &[]),
+            );
+            get("/query/reserved", call(A::query_reserved, "queryReserved", &[]));
+            get("/query/space", call(A::query_space_delimited, "querySpaceDelimited", &[]));
+            get("/query/pipe", call(A::query_pipe_delimited, "queryPipeDelimited", &[]));
+            get("/query/deep", call(A::query_deep_object, "queryDeepObject", &[]));
+        }
+
         #[cfg(feature = "header")]
-        get("/header/simple", handle_header_simple, "headerSimple");
-        #[cfg(feature = "header")]
-        get(
-            "/header/simple-exploded",
-            handle_header_simple_exploded,
-            "headerSimpleExploded",
-        );
-        #[cfg(feature = "cookie")] get("/cookie/form", handle_cookie_form, "cookieForm");
+        {
+            get("/header/simple", call(A::header_simple, "headerSimple", &[]));
+            get(
+                "/header/simple-exploded",
+                call(A::header_simple_exploded, "headerSimpleExploded", &[]),
+            );
+        }
+
         #[cfg(feature = "cookie")]
-        get("/cookie/form-exploded", handle_cookie_form_exploded, "cookieFormExploded");
-    }
-}
-
-#[cfg(feature = "path")]
-use operations_path::*;
-
-#[cfg(feature = "path")]
-mod operations_path {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /path/simple/{color}/{colors}/{rgb}`: see [`StylesApi::path_simple`]. Authorizes
-        /// and reads the request, then calls the implementation.
-        pub(super) fn handle_path_simple<A: StylesApi>() {
-            call(A::path_simple, "pathSimple", &[])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /path/simple-exploded/{color}/{colors}/{rgb}`: see
-        /// [`StylesApi::path_simple_exploded`]. Authorizes and reads the request, then calls the
-        /// implementation.
-        pub(super) fn handle_path_simple_exploded<A: StylesApi>() {
-            call(A::path_simple_exploded, "pathSimpleExploded", &[])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /path/label/{color}/{colors}/{rgb}`: see [`StylesApi::path_label`]. Authorizes and
-        /// reads the request, then calls the implementation.
-        pub(super) fn handle_path_label<A: StylesApi>() {
-            call(A::path_label, "pathLabel", &[])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /path/label-exploded/{color}/{colors}/{rgb}`: see
-        /// [`StylesApi::path_label_exploded`]. Authorizes and reads the request, then calls the
-        /// implementation.
-        pub(super) fn handle_path_label_exploded<A: StylesApi>() {
-            call(A::path_label_exploded, "pathLabelExploded", &[])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /path/matrix/{color}/{colors}/{rgb}`: see [`StylesApi::path_matrix`]. Authorizes
-        /// and reads the request, then calls the implementation.
-        pub(super) fn handle_path_matrix<A: StylesApi>() {
-            call(A::path_matrix, "pathMatrix", &[])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /path/matrix-exploded/{color}/{colors}/{rgb}`: see
-        /// [`StylesApi::path_matrix_exploded`]. Authorizes and reads the request, then calls the
-        /// implementation.
-        pub(super) fn handle_path_matrix_exploded<A: StylesApi>() {
-            call(A::path_matrix_exploded, "pathMatrixExploded", &[])
-        }
-    }
-}
-
-#[cfg(feature = "query")]
-use operations_query::*;
-
-#[cfg(feature = "query")]
-mod operations_query {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /query/form`: see [`StylesApi::query_form`]. Authorizes and reads the request, then
-        /// calls the implementation.
-        pub(super) fn handle_query_form<A: StylesApi>() {
-            call(A::query_form, "queryForm", &[])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /query/form-exploded`: see [`StylesApi::query_form_exploded`]. Authorizes and reads
-        /// the request, then calls the implementation.
-        pub(super) fn handle_query_form_exploded<A: StylesApi>() {
-            call(A::query_form_exploded, "queryFormExploded", &[])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /query/reserved`: see [`StylesApi::query_reserved`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_query_reserved<A: StylesApi>() {
-            call(A::query_reserved, "queryReserved", &[])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /query/space`: see [`StylesApi::query_space_delimited`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_query_space_delimited<A: StylesApi>() {
-            call(A::query_space_delimited, "querySpaceDelimited", &[])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /query/pipe`: see [`StylesApi::query_pipe_delimited`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_query_pipe_delimited<A: StylesApi>() {
-            call(A::query_pipe_delimited, "queryPipeDelimited", &[])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /query/deep`: see [`StylesApi::query_deep_object`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_query_deep_object<A: StylesApi>() {
-            call(A::query_deep_object, "queryDeepObject", &[])
-        }
-    }
-}
-
-#[cfg(feature = "header")]
-use operations_header::*;
-
-#[cfg(feature = "header")]
-mod operations_header {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /header/simple`: see [`StylesApi::header_simple`]. Authorizes and reads the
-        /// request, then calls the implementation.
-        pub(super) fn handle_header_simple<A: StylesApi>() {
-            call(A::header_simple, "headerSimple", &[])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /header/simple-exploded`: see [`StylesApi::header_simple_exploded`]. Authorizes and
-        /// reads the request, then calls the implementation.
-        pub(super) fn handle_header_simple_exploded<A: StylesApi>() {
-            call(A::header_simple_exploded, "headerSimpleExploded", &[])
-        }
-    }
-}
-
-#[cfg(feature = "cookie")]
-use operations_cookie::*;
-
-#[cfg(feature = "cookie")]
-mod operations_cookie {
-    use super::*;
-
-    layer::handler! {
-        /// `GET /cookie/form`: see [`StylesApi::cookie_form`]. Authorizes and reads the request,
-        /// then calls the implementation.
-        pub(super) fn handle_cookie_form<A: StylesApi>() {
-            call(A::cookie_form, "cookieForm", &[])
-        }
-    }
-
-    layer::handler! {
-        /// `GET /cookie/form-exploded`: see [`StylesApi::cookie_form_exploded`]. Authorizes and
-        /// reads the request, then calls the implementation.
-        pub(super) fn handle_cookie_form_exploded<A: StylesApi>() {
-            call(A::cookie_form_exploded, "cookieFormExploded", &[])
+        {
+            get("/cookie/form", call(A::cookie_form, "cookieForm", &[]));
+            get(
+                "/cookie/form-exploded",
+                call(A::cookie_form_exploded, "cookieFormExploded", &[]),
+            );
         }
     }
 }

@@ -11,6 +11,7 @@
     allow(unused_imports, dead_code)
 )]
 use crate::runtime::codegen::object;
+
 object::json! {
     /// Schema: `/components/schemas/RGB`.
     #[derive(Debug, Clone, PartialEq)]
@@ -25,6 +26,7 @@ object::json! {
         pub b: i64,
     }
 }
+
 object::json! {
     /// Schema: `/components/schemas/Read`.
     #[derive(Debug, Clone, Default, PartialEq)]
@@ -38,6 +40,7 @@ object::json! {
         pub rgb: Option<Rgb>,
     }
 }
+
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]

@@ -216,18 +216,12 @@ impl Client {
         &self,
         body: &[types::Event],
     ) -> Result<ResponseValue<()>, Error<PostEventsError>> {
-        const OPERATION: OperationInfo = OperationInfo::post("/events", "postEvents");
+        const OPERATION: OperationInfo = OperationInfo::post("/events", "postEvents")
+            .accepts(None);
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send_body(
-                &OPERATION,
-                OPERATION.path,
-                "",
-                None,
-                "application/json",
-                Some(&body),
-            )
+            .call(&OPERATION, OPERATION.path, "", Some(&body))
             .await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
@@ -303,20 +297,20 @@ impl Client {
         id: &str,
         body: &types::Event,
     ) -> Result<ResponseValue<()>, Error<PutEventError>> {
-        const OPERATION: OperationInfo = OperationInfo::put("/events/{id}", "putEvent");
+        const OPERATION: OperationInfo = OperationInfo::put("/events/{id}", "putEvent")
+            .accepts(None);
         let path = request::path(OPERATION.path, &[&id]);
         let body = request::to_json(body)?;
-        let raw = self
-            .transport
-            .send_body(&OPERATION, &path, "", None, "application/json", Some(&body))
-            .await?;
+        let raw = self.transport.call(&OPERATION, &path, "", Some(&body)).await?;
         self.transport.answer(&OPERATION, raw, &[204], Raw::empty)
     }
 }
+
 response::errors! {
     /// The documented error answers of `postEvents`; the status and headers are on [`Error::Api`].
     pub enum PostEventsError {}
 }
+
 request::parameters! {
     /// Optional parameters of `getEvent`; `Default::default()` sets none, the `with_…` methods set
     /// one each.
@@ -337,10 +331,12 @@ request::parameters! {
         pub label: Option<Vec<String>>,
     }
 }
+
 response::errors! {
     /// The documented error answers of `getEvent`; the status and headers are on [`Error::Api`].
     pub enum GetEventError {}
 }
+
 response::headers! {
     /// Headers of the `200` answer of `getEvent`.
     /// Read them with `from_headers(response.headers())`.
@@ -351,6 +347,7 @@ response::headers! {
         pub last_seen: Option<String>,
     }
 }
+
 response::errors! {
     /// The documented error answers of `putEvent`; the status and headers are on [`Error::Api`].
     pub enum PutEventError {}

@@ -5,6 +5,7 @@
 //! Client side: string enumerations keep values a newer server may add, as `Unknown`.
 
 use crate::runtime::codegen::{object, unions};
+
 object::json! {
     /// Schema: `/components/schemas/Event`.
     #[derive(Debug, Clone, PartialEq)]
@@ -18,6 +19,7 @@ object::json! {
         pub day: Option<String>,
     }
 }
+
 unions::json! {
     /// Schema: `/paths/~1events~1{id}/get/parameters/4/schema`.
     #[derive(Debug, Clone, PartialEq)]
