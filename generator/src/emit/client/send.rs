@@ -54,6 +54,10 @@ pub(super) fn operation_info(
     let deprecated_flag = op.deprecated.is_some();
     let security: Vec<TokenStream> = op.security.iter().map(|alt| quote!(&[#(#alt),*])).collect();
     let (accept, content_type) = media(op);
+    let accept_tokens = match accept {
+        Some(a) => quote!(Some(#a)),
+        None => quote!(None),
+    };
     if op.standard_method {
         // The runtime's constructor by method (`OperationInfo::get`), which knows whether it
         // is idempotent; what is not off (or JSON) is said by a modifier.
@@ -61,8 +65,7 @@ pub(super) fn operation_info(
         let deprecated = deprecated_flag.then(|| quote!(.deprecated()));
         let secured = (!security.is_empty()).then(|| quote!(.secured(&[#(#security),*])));
         let key = idempotency_key.then(|| quote!(.idempotency_key()));
-        let accepts = (accept.to_string() != quote!(Some(#JSON_MEDIA)).to_string())
-            .then(|| quote!(.accepts(#accept)));
+        let accepts = (accept != Some(JSON_MEDIA)).then(|| quote!(.accepts(#accept_tokens)));
         let sends = (content_type != JSON_MEDIA).then(|| quote!(.sends(#content_type)));
         return (
             quote! {
@@ -82,7 +85,7 @@ pub(super) fn operation_info(
         deprecated: #deprecated_flag,
         security: &[#(#security),*],
         idempotency_key: #idempotency_key,
-        accept: #accept,
+        accept: #accept_tokens,
         content_type: #content_type,
     });
     (quote!(let operation = #operation;), quote!(&operation))
@@ -94,12 +97,14 @@ const JSON_MEDIA: &str = "application/json";
 /// operation's own when the runtime can send them as they are (every byte one a header value
 /// may hold), JSON's otherwise (such an operation builds its request itself, see
 /// [`send_parts`]).
-fn media(op: &Operation) -> (TokenStream, &str) {
-    let accept = match op.accept.as_deref() {
-        Some(a) if super::is_static_header_value(a) => quote!(Some(#a)),
-        Some(_) => quote!(Some(#JSON_MEDIA)),
-        None => quote!(None),
-    };
+fn media(op: &Operation) -> (Option<&str>, &str) {
+    let accept = op.accept.as_deref().map(|a| {
+        if super::is_static_header_value(a) {
+            a
+        } else {
+            JSON_MEDIA
+        }
+    });
     let content_type = match &op.body {
         Some(b) if super::is_static_header_value(&b.content_type) => b.content_type.as_str(),
         _ => JSON_MEDIA,

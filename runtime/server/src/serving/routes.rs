@@ -157,16 +157,10 @@ macro_rules! __apigen_route_table {
     // body (GitHub's) took it half as long again as the functions did.
     (@operation $api:path, $state:ident ($path:literal, $entry:ident(A::$op:ident, $($arg:expr),+ $(,)?) $(,)?)) => {
         crate::runtime::codegen::layer::operation($state, {
-            fn handler<A: $api>(
-                api: std::sync::Arc<A>,
-                request: axum::extract::Request,
-            ) -> impl std::future::Future<Output = axum::response::Response> + Send {
-                crate::runtime::codegen::layer::$entry(
-                    $($arg,)+
-                    api,
-                    request,
-                    $crate::__apigen_handler!(@call $entry $op),
-                )
+            $crate::__apigen_handler! {
+                fn handler<A: $api>() {
+                    $entry(A::$op, $($arg),+)
+                }
             }
             handler::<A>
         })
