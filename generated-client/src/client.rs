@@ -10,7 +10,7 @@ use crate::types;
 use std::sync::Arc;
 use std::time::Duration;
 use crate::runtime::codegen::{
-    request, response, Credentials, Error, OperationInfo, RateLimit, Raw, ResponseValue,
+    request, response, ApiResult, Credentials, Error, OperationInfo, RateLimit, Raw,
     RetryPolicy, SchemeKind, Secret, SecurityScheme, Transport,
 };
 
@@ -245,9 +245,7 @@ impl Client {
     /// ```
     ///
     /// Sends none of the optional parameters; [`list_pets_with`](Self::list_pets_with) takes them.
-    pub async fn list_pets(
-        &self,
-    ) -> Result<ResponseValue<types::Pets>, Error<ListPetsError>> {
+    pub async fn list_pets(&self) -> ApiResult<types::Pets, ListPetsError> {
         self.list_pets_with(Default::default()).await
     }
 
@@ -257,7 +255,7 @@ impl Client {
     pub async fn list_pets_with(
         &self,
         options: ListPetsOptions,
-    ) -> Result<ResponseValue<types::Pets>, Error<ListPetsError>> {
+    ) -> ApiResult<types::Pets, ListPetsError> {
         const OPERATION: OperationInfo = OperationInfo::get("/pets", "listPets")
             .secured(&[&["bearerAuth"]]);
         let query = options.query()?;
@@ -283,7 +281,7 @@ impl Client {
     pub async fn create_pet(
         &self,
         body: &types::NewPet,
-    ) -> Result<ResponseValue<types::Pet>, Error<CreatePetError>> {
+    ) -> ApiResult<types::Pet, CreatePetError> {
         const OPERATION: OperationInfo = OperationInfo::post("/pets", "createPet")
             .secured(&[&["bearerAuth"]])
             .idempotency_key();
@@ -311,10 +309,7 @@ impl Client {
     #[deprecated(
         note = "Removed on 2030-12-05; use GET /pets with the status filter instead."
     )]
-    pub async fn get_pet(
-        &self,
-        pet_id: i64,
-    ) -> Result<ResponseValue<types::Pet>, Error<GetPetError>> {
+    pub async fn get_pet(&self, pet_id: i64) -> ApiResult<types::Pet, GetPetError> {
         const OPERATION: OperationInfo = OperationInfo::get("/pets/{petId}", "getPet")
             .deprecated()
             .secured(&[&["bearerAuth"]]);
@@ -338,9 +333,7 @@ impl Client {
     /// ```ignore
     /// let response = client.list_orders().await?;
     /// ```
-    pub async fn list_orders(
-        &self,
-    ) -> Result<ResponseValue<types::Orders>, Error<ListOrdersError>> {
+    pub async fn list_orders(&self) -> ApiResult<types::Orders, ListOrdersError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/store/orders",
                 "listOrders",

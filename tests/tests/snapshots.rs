@@ -281,5 +281,5 @@ fn runtime_by_version_only_by_default() {
         apigen::RuntimeSource::default(),
     );
     assert!(output.files["server/Cargo.toml"].contains("\napigen-server-runtime = \"0.2.3\"\n"));
-    assert!(output.files["client/Cargo.toml"].contains("\napigen-client-runtime = \"0.3.0\"\n"));
+    assert!(output.files["client/Cargo.toml"].contains("\napigen-client-runtime = \"0.3.1\"\n"));
 }

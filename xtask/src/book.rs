@@ -53,6 +53,18 @@ const EXCERPTS: &[(&str, &str, &str, bool)] = &[
         false,
     ),
     (
+        "cli-get-pet.rs",
+        "generated-cli/src/lib.rs",
+        "fn get_pet(",
+        false,
+    ),
+    (
+        "cli-functions.rs",
+        "generated-cli/src/lib.rs",
+        "support::functions! {",
+        false,
+    ),
+    (
         "union.rs",
         "tests/generated/constructs-client/src/types.rs",
         "pub enum ToolCall {",

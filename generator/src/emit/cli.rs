@@ -60,6 +60,18 @@ fn declaration(cmd: &CliCommand, api: &Api) -> serde_json::Value {
         .partition(|f| matches!(f.target, FlagTarget::Param(_)));
     let mut entry = Map::new();
     entry.insert("name".into(), json!(cmd.name));
+    // The function `run` calls, by its name in the feature's `support::functions!` table:
+    // the command's name in snake case unless the library's own items took that.
+    if cmd.function != cmd.name.replace('-', "_") {
+        entry.insert("function".into(), json!(cmd.function));
+    }
+    entry.insert("operation".into(), json!(op.id));
+    if let Some(d) = &op.deprecated {
+        entry.insert("deprecated".into(), json!(d.note));
+    }
+    if let Some(message) = &cmd.missing_credentials {
+        entry.insert("needs_credentials".into(), json!(message));
+    }
     if let Some(features) = api
         .features
         .of_operation(cmd.operation)
@@ -251,7 +263,7 @@ fn form_fn(cli: &Cli, krate: &proc_macro2::Ident) -> Option<TokenStream> {
 
 /// The function that runs one subcommand: reads its flags, calls the operation, prints the
 /// answer.
-fn runner(cmd: &CliCommand, api: &Api, vis: Option<TokenStream>) -> TokenStream {
+fn runner(cmd: &CliCommand, api: &Api) -> TokenStream {
     let op = &api.operations[cmd.operation];
     let function = ident(&cmd.function);
     let options_ty = client::options_ident(op);
@@ -287,30 +299,11 @@ fn runner(cmd: &CliCommand, api: &Api, vis: Option<TokenStream>) -> TokenStream 
     let options = has_options.then(|| quote!(let options = #options_ty::default() #(#setters)*;));
     let options_arg = has_options.then(|| quote!(options,));
     let (body_read, body_arg) = body_part(cmd, op);
-    let id = &op.id;
-    let needs_key = cmd
-        .missing_credentials
-        .as_ref()
-        .map(|message| quote!(call.needs_credentials(#message)?;));
-    let warn = op.deprecated.as_ref().map(|d| {
-        let text = format!("warning: `{}` is deprecated: {}", op.id, d.note);
-        quote!(eprintln!(#text);)
-    });
-    // A deprecation the document states was told before the call; the headers would repeat it.
-    let documented = op.deprecated.is_some();
-    let finish = match &cmd.binary {
-        Some(media) => quote! {
-            finish_bytes(call, (#id, #documented), result, (m.get_one::<String>("output"), #media))
-        },
-        None if op.success_enum => {
-            quote!(finish_debug(call, (#id, #documented), result))
-        }
-        None => quote!(finish(call, (#id, #documented), result)),
-    };
-    let send_typed = quote!(call.block_on(call.client.#method(#(#args)* #body_arg #options_arg)));
+    let answer = quote!(call.client.#method(#(#args)* #body_arg #options_arg));
     // A body also offered as multipart: the form when `--field` or `--file` is given, through
-    // the client's multipart method (the same answer types); JSON otherwise.
-    let send = match (&cmd.multipart, &op.multipart_twin) {
+    // the client's multipart method (the same answer types); JSON otherwise. The two calls'
+    // futures are of two types, so each is boxed, owning what it sends.
+    let (send, answer) = match (&cmd.multipart, &op.multipart_twin) {
         (Some(CliBody::Multipart { parts, .. }), Some(twin)) => {
             let specs = part_specs(parts);
             let twin = ident(twin.rust_with.as_ref().unwrap_or(&twin.rust));
@@ -319,32 +312,33 @@ fn runner(cmd: &CliCommand, api: &Api, vis: Option<TokenStream>) -> TokenStream 
             } else {
                 quote!(Some(&form),)
             };
-            quote! {
-                #warn
-                let result = match support::upload::multipart_instead(m, &[#specs])? {
-                    Some(parts) => {
-                        let form = form(parts)?;
-                        call.block_on(call.client.#twin(#(#args)* #form_arg #options_arg))
-                    }
-                    None => {
-                        #body_read
-                        #send_typed
-                    }
-                };
-            }
+            let send = quote! {
+                let parts = support::upload::multipart_instead(m, &[#specs])?;
+                let answer: std::pin::Pin<Box<dyn Future<Output = _> + '_>> = match parts {
+                        Some(parts) => {
+                            let form = form(parts)?;
+                            Box::pin(async move { call.client.#twin(#(#args)* #form_arg #options_arg).await })
+                        }
+                        None => {
+                            #body_read
+                            Box::pin(async move { #answer.await })
+                        }
+                    };
+            };
+            (send, quote!(answer))
         }
-        _ => quote! {
-            #body_read
-            #warn
-            let result = #send_typed;
-        },
+        _ => (body_read, answer),
+    };
+    let finish = match &cmd.binary {
+        Some(media) => quote!(call.finish_bytes(#answer, m, #media)),
+        None if op.success_enum => quote!(call.finish_debug(#answer)),
+        None => quote!(call.finish(#answer)),
     };
     let body = quote! {
-        #needs_key
         #(#reads)*
         #options
         #send
-        Ok(#finish)
+        #finish
     };
     // A subcommand without flags reads no matches.
     let m = if names(&body, "m") {
@@ -359,7 +353,7 @@ fn runner(cmd: &CliCommand, api: &Api, vis: Option<TokenStream>) -> TokenStream 
     quote! {
         #docs
         #allow
-        #vis fn #function(call: &Call, #m: &ArgMatches) -> Outcome {
+        fn #function(call: &Call, #m: &ArgMatches) -> Outcome {
             #body
         }
     }
@@ -389,13 +383,7 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
         .map(|c| &api.operations[c.operation])
         .collect();
     let gate = |c: &crate::ir::CliCommand| api.features.of_operation(c.operation);
-    // A command's runner compiles under the client's features of the operation's tags: a
-    // tag's runners in one module under its feature (see `gates::modules`).
-    let runners: Vec<TokenStream> = cli
-        .commands
-        .iter()
-        .map(|c| runner(c, api, super::gates::module_vis(gate(c))))
-        .collect();
+    let runners: Vec<TokenStream> = cli.commands.iter().map(|c| runner(c, api)).collect();
     let runners_text = quote!(#(#runners)*).to_string();
     // `types` only when some subcommand names one of the document's types.
     let types_use = runners_text
@@ -404,15 +392,44 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
     let upload_use = runners_text
         .contains("Upload ::")
         .then(|| quote!(use #krate::runtime::request::Upload;));
-    let commands = super::gates::modules(
-        super::gates::grouped(
-            cli.commands
-                .iter()
-                .zip(runners)
-                .map(|(c, runner)| (gate(c), runner)),
-        ),
-        quote!(),
-    );
+    // A command's function compiles under the client's features of the operation's tags: a
+    // tag's functions in one module under its feature (see `gates::modules`), ending with
+    // their table (`support::functions!`), which `run` finds the chosen one in by name.
+    type Members<'a> = Vec<(&'a CliCommand, TokenStream)>;
+    let mut groups: Vec<(Option<&[String]>, Members)> = Vec::new();
+    for (c, runner) in cli.commands.iter().zip(runners) {
+        let features = gate(c).filter(|f| !f.is_empty());
+        match groups.iter_mut().find(|(f, _)| *f == features) {
+            Some((_, members)) => members.push((c, runner)),
+            None => groups.push((features, vec![(c, runner)])),
+        }
+    }
+    let groups: Vec<(Option<&[String]>, TokenStream)> = groups
+        .into_iter()
+        .map(|(features, members)| {
+            let functions = members.iter().map(|(c, _)| ident(&c.function));
+            let runners = members.iter().map(|(_, r)| r);
+            let vis = super::gates::module_vis(features);
+            let doc = super::doc(&["The functions of these subcommands by name, where `run` finds the chosen one."
+                .to_owned()]);
+            let items = quote! {
+                #(#runners)*
+                support::functions! {
+                    #doc
+                    #vis const FUNCTIONS: &[Run] = &[#(#functions),*];
+                }
+            };
+            (features, items)
+        })
+        .collect();
+    let (commands, placed) = super::gates::private_modules(groups);
+    let tables: Vec<TokenStream> = placed
+        .into_iter()
+        .map(|(cfg, module)| match module {
+            Some(module) => quote!(#cfg #module::FUNCTIONS,),
+            None => quote!(FUNCTIONS,),
+        })
+        .collect();
     // The features this build has on, which the runtime offers the declared commands of.
     let enabled: Vec<TokenStream> = api
         .features
@@ -424,15 +441,6 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
                 super::gates::cfg(Some(std::slice::from_ref(&f.name))),
             );
             quote!(#cfg #name,)
-        })
-        .collect();
-    let arms: Vec<TokenStream> = cli
-        .commands
-        .iter()
-        .map(|c| {
-            let (name, function) = (&c.name, ident(&c.function));
-            let cfg = super::gates::cfg(gate(c));
-            quote!(#cfg #name => #function(&call, m),)
         })
         .collect();
     // With every command's feature off (no tag chosen), `run` reads and builds what no
@@ -470,9 +478,8 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
         reads_key,
         mutable,
     } = credentials_part(api, cli);
-    let (finish, finish_debug) = finishers(api, cli);
     let form = form_fn(cli, &krate);
-    let (run, report) = if no_commands {
+    let (run, methods) = if no_commands {
         let run = quote! {
             /// The document has no operation: there is no subcommand to run.
             fn run(_: &ArgMatches) -> Outcome {
@@ -481,15 +488,32 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
         };
         (run, quote!())
     } else {
-        run_and_report(
+        let (run, report) = run_and_report(
             &base_url,
             reads_key,
             mutable,
             declare_found,
             credentials,
             cli,
-            &arms,
-        )
+        );
+        let finishers = finishers(api, cli);
+        let methods = quote! {
+            impl Call {
+                /// Drives the client's call to its end on this command line's runtime, once its
+                /// flags are read (a usage error comes without the deprecation warning).
+                fn block_on<F: Future>(&self, call: F) -> F::Output {
+                    if let Some(note) = &self.deprecated {
+                        eprintln!("warning: `{}` is deprecated: {note}", self.operation);
+                    }
+                    self.runtime.block_on(call)
+                }
+
+                #finishers
+
+                #report
+            }
+        };
+        (run, methods)
     };
     let cli_subcommands = if no_commands {
         quote!(support::global_args(cmd, &[#(#servers),*]))
@@ -508,16 +532,21 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
             /// The cargo features this build has on: the commands of their operations are
             /// offered.
             const ENABLED: &[&str] = &[#(#enabled)*];
+
+            /// What runs a subcommand: its call (the client, the global flags) and its flags.
+            type Run = fn(&Call, &ArgMatches) -> Outcome;
+
+            /// The tables of the subcommands' functions, one a feature this build has on.
+            const ALL_FUNCTIONS: &[&[(&str, Run)]] = &[#(#tables)*];
         }
     });
     let client_use = (!no_commands).then(|| {
         quote! {
-            use #krate::{Client, Error, RequestOptions, ResponseValue};
+            use #krate::{ApiResult, Client, Error, RequestOptions};
             use #krate::runtime::progress::Direction;
         }
     });
     let server_use = server_use.filter(|_| !no_commands);
-    let finish_bytes = finish_bytes(cli);
     // Named `support` either way: the runtime crate, or its copy (`--vendor-runtime`).
     let support = if vendored {
         quote!(
@@ -580,15 +609,9 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
 
         #commands
 
-        #finish
-
-        #finish_debug
-
-        #finish_bytes
-
         #form
 
-        #report
+        #methods
     }
 }
 
@@ -705,9 +728,11 @@ fn credentials_part(api: &Api, cli: &Cli) -> Credentials {
     }
 }
 
-/// The reporters of JSON answers (`finish`) and of enums of several successes
-/// (`finish_debug`), each only when some subcommand uses it (an unused one is dead code).
-fn finishers(api: &Api, cli: &Cli) -> (Option<TokenStream>, Option<TokenStream>) {
+/// The reporters of JSON answers (`finish`), of enums of several successes (`finish_debug`) and
+/// of bytes (`finish_bytes`): methods of `Call`, each only when some subcommand uses it (an
+/// unused one is dead code). Each drives the client's call, prints its answer and says how the
+/// command line ends.
+fn finishers(api: &Api, cli: &Cli) -> TokenStream {
     let (plain, enums): (Vec<&CliCommand>, Vec<&CliCommand>) = cli
         .commands
         .iter()
@@ -715,13 +740,13 @@ fn finishers(api: &Api, cli: &Cli) -> (Option<TokenStream>, Option<TokenStream>)
         .partition(|c| !api.operations[c.operation].success_enum);
     let finish = (!plain.is_empty()).then(|| {
         quote! {
-            /// Prints the answer (or the error) and the requested extras; the exit status.
+            /// Drives the call and prints the answer (or the error) and the requested extras.
             fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-                call: &Call,
-                operation: (&str, bool),
-                result: Result<ResponseValue<T>, Error<E>>,
-            ) -> ExitCode {
-                report(&call.client, operation, result, call.output, |value| support::print_value(value, call.json))
+                &self,
+                answer: impl Future<Output = ApiResult<T, E>>,
+            ) -> Outcome {
+                let result = self.block_on(answer);
+                Ok(self.report(result, |value| support::print_value(value, self.json)))
             }
         }
     });
@@ -729,41 +754,43 @@ fn finishers(api: &Api, cli: &Cli) -> (Option<TokenStream>, Option<TokenStream>)
         quote! {
             /// As `finish`, for answers that are an enum of several success statuses.
             fn finish_debug<T: std::fmt::Debug, E: std::fmt::Debug + serde::Serialize>(
-                call: &Call,
-                operation: (&str, bool),
-                result: Result<ResponseValue<T>, Error<E>>,
-            ) -> ExitCode {
-                report(&call.client, operation, result, call.output, |value| println!("{value:#?}"))
+                &self,
+                answer: impl Future<Output = ApiResult<T, E>>,
+            ) -> Outcome {
+                let result = self.block_on(answer);
+                Ok(self.report(result, |value| println!("{value:#?}")))
             }
         }
     });
-    (finish, finish_debug)
-}
-
-/// The reporter of answers that are bytes, when some subcommand has one.
-fn finish_bytes(cli: &Cli) -> Option<TokenStream> {
-    cli.commands.iter().any(|c| c.binary.is_some()).then(|| {
+    let finish_bytes = cli.commands.iter().any(|c| c.binary.is_some()).then(|| {
         quote! {
             /// As `finish`, for answers that are bytes: written as they are to `--output FILE`
-            /// or standard output, never printed as JSON. `to`: the `--output` flag's value and
-            /// the answer's media type.
+            /// (a flag of `m`) or standard output, never printed as JSON; `media` is the
+            /// answer's media type.
             fn finish_bytes<T: AsRef<[u8]>, E: std::fmt::Debug + serde::Serialize>(
-                call: &Call,
-                operation: (&str, bool),
-                result: Result<ResponseValue<T>, Error<E>>,
-                to: (Option<&String>, &str),
-            ) -> ExitCode {
+                &self,
+                answer: impl Future<Output = ApiResult<T, E>>,
+                m: &ArgMatches,
+                media: &str,
+            ) -> Outcome {
+                let result = self.block_on(answer);
+                let to = m.get_one::<String>("output").map(String::as_str);
                 let mut written = Ok(());
-                let code = report(&call.client, operation, result, call.output, |bytes| {
-                    written = support::write_bytes(bytes.as_ref(), to.0.map(String::as_str), to.1);
+                let code = self.report(result, |bytes| {
+                    written = support::write_bytes(bytes.as_ref(), to, media);
                 });
                 match written {
-                    Ok(()) => code,
-                    Err(e) => support::failed(&e),
+                    Ok(()) => Ok(code),
+                    Err(e) => Ok(support::failed(&e)),
                 }
             }
         }
-    })
+    });
+    quote! {
+        #finish
+        #finish_debug
+        #finish_bytes
+    }
 }
 
 /// Whether `tokens` use the identifier `name` anywhere, inside groups too.
@@ -785,19 +812,7 @@ fn run_and_report(
     declare_found: TokenStream,
     credentials: Vec<TokenStream>,
     cli: &Cli,
-    arms: &[TokenStream],
 ) -> (TokenStream, TokenStream) {
-    let (credentials_field, credentials_doc) = if cli.checks_credentials {
-        (
-            quote!(credentials,),
-            quote!(
-                /// Whether the environment holds credentials.
-                credentials: bool,
-            ),
-        )
-    } else {
-        (quote!(), quote!())
-    };
     let (json_field, json_doc, json_read) = if cli.prints_values {
         (
             quote!(json,),
@@ -810,39 +825,31 @@ fn run_and_report(
     } else {
         (quote!(), quote!(), quote!())
     };
-    // Before sending, a command whose operation needs credentials stops when there are none.
+    // Before its flags are read, a command whose operation needs credentials stops when
+    // there are none.
     let needs_credentials = cli.checks_credentials.then(|| {
         quote! {
-            /// `Err`, the usage error `message` (naming the variables to set), when the
-            /// environment holds no credentials.
-            fn needs_credentials(&self, message: &str) -> Outcome<()> {
-                if self.credentials {
-                    Ok(())
-                } else {
-                    Err(support::usage(message))
-                }
+            if let Some(message) = &chosen.needs_credentials
+                && !credentials
+            {
+                return Err(support::usage(message));
             }
         }
     });
     let run = quote! {
-        /// What every subcommand's call needs: the client, the runtime that drives it, and the
-        /// flags that shape the output.
+        /// What every subcommand's call needs: the client, the runtime that drives it, the
+        /// flags that shape the output, and the operation it calls.
         struct Call {
             client: Client,
             runtime: tokio::runtime::Runtime,
-            #credentials_doc
             #json_doc
             /// `--verbose` and `--raw`.
             output: support::Output,
-        }
-
-        impl Call {
-            /// Drives the client's call to its end on this command line's runtime.
-            fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
-                self.runtime.block_on(call)
-            }
-
-            #needs_credentials
+            /// The operation's id, which warnings name.
+            operation: String,
+            /// The document's deprecation note, when it deprecates the operation: a warning
+            /// before the call, and the answer's `Deprecation` headers are not repeated.
+            deprecated: Option<String>,
         }
 
         /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
@@ -892,33 +899,41 @@ fn run_and_report(
                     eprintln!("error: cannot start the async runtime: {e}");
                     ExitCode::from(support::FAILED)
                 })?;
-            let call = Call { client, runtime, #credentials_field #json_field output };
             let Some((command, m)) = m.subcommand() else {
                 return Err(support::usage("no command given; --help lists them"));
             };
-            match command {
-                #(#arms)*
-                other => Err(support::usage(&format!("unknown command `{other}`"))),
-            }
+            let chosen = support::commands::chosen(COMMANDS, command);
+            #needs_credentials
+            let Some(run) = support::commands::function(ALL_FUNCTIONS, &chosen.function) else {
+                return Err(support::usage(&format!("unknown command `{command}`")));
+            };
+            let call = Call {
+                client,
+                runtime,
+                #json_field
+                output,
+                operation: chosen.operation,
+                deprecated: chosen.deprecated,
+            };
+            run(&call, m)
         }
     };
     let report = quote! {
-        /// `operation`: its id, and whether the document deprecates it (then the warning was
-        /// printed before the call, and the answer's `Deprecation` headers are not repeated).
+        /// Prints the answer with `print` (or the error), then the requested extras; the exit
+        /// status.
         fn report<T, E: std::fmt::Debug + serde::Serialize>(
-            client: &Client,
-            operation: (&str, bool),
-            result: Result<ResponseValue<T>, Error<E>>,
-            output: support::Output,
+            &self,
+            result: ApiResult<T, E>,
             print: impl FnOnce(&T),
         ) -> ExitCode {
+            let output = self.output;
             let code = match result {
                 Ok(response) => {
-                    if !operation.1 {
-                        support::warn_deprecation(operation.0, response.headers());
+                    if self.deprecated.is_none() {
+                        support::warn_deprecation(&self.operation, response.headers());
                     }
                     if !response.status_documented() {
-                        support::warn_undocumented(operation.0, response.status());
+                        support::warn_undocumented(&self.operation, response.status());
                     }
                     if output.raw {
                         support::write_raw(response.raw_body());
@@ -949,7 +964,7 @@ fn run_and_report(
                 }
             };
             if output.verbose {
-                let state = client.last_rate_limit();
+                let state = self.client.last_rate_limit();
                 support::print_rate_limit(state.limit, state.remaining, state.reset);
             }
             code

@@ -98,7 +98,7 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
         pub use client::{Client, ClientBuilder, Server};
         pub use runtime::error::Error;
         pub use runtime::ratelimit::RateLimit;
-        pub use runtime::response::ResponseValue;
+        pub use runtime::response::{ApiResult, ResponseValue};
         pub use runtime::retry::RetryPolicy;
         pub use runtime::options::RequestOptions;
         #streams
@@ -555,6 +555,7 @@ const CLIENT_IMPORTS: &[(&str, &str)] = &[
     ("crate::runtime::codegen::request::ToParam", "ToParam"),
     ("crate::runtime::codegen::response", "response::"),
     ("crate::runtime::codegen::response::Raw", "Raw"),
+    ("crate::runtime::codegen::response::ApiResult", "ApiResult"),
     (
         "crate::runtime::codegen::response::ResponseValue",
         "ResponseValue",
@@ -684,15 +685,15 @@ mod tests {
             "  /same:\n    post:\n      operationId: same\n      responses: {{'200': {PET}, '201': {PET}}}\n  /empty:\n    post:\n      operationId: empty\n      responses: {{'202': {{description: x}}, '204': {{description: x}}}}\n  /mixed:\n    post:\n      operationId: mixed\n      responses: {{'201': {PET}, '202': {{description: x}}}}\n"
         ));
         assert!(
-            text.contains("-> Result<ResponseValue<types::Pet>, Error<SameError>>"),
+            text.contains("-> ApiResult<types::Pet, SameError>"),
             "{text}"
         );
         assert!(
-            text.contains("-> Result<ResponseValue<()>, Error<EmptyError>>"),
+            text.contains("-> ApiResult<(), EmptyError>"),
             "{text}"
         );
         assert!(
-            text.contains("-> Result<ResponseValue<MixedSuccess>, Error<MixedError>>"),
+            text.contains("-> ApiResult<MixedSuccess, MixedError>"),
             "{text}"
         );
         assert!(

@@ -103,28 +103,53 @@ pub fn grouped<'a>(
 /// on every item. The module sees what the file imports (`use super::*`); `vis` is the
 /// re-export's (`pub` for types, nothing for the router's handlers).
 pub fn modules(groups: Vec<(Option<&[String]>, TokenStream)>, vis: TokenStream) -> TokenStream {
+    print_modules(groups, Some(vis)).0
+}
+
+/// As [`modules`], without the re-exports: the rest of the file reaches a module's items by
+/// its path. Also each group's `#[cfg]` and module (`None` for the items every build
+/// compiles), in the groups' order.
+pub fn private_modules(groups: Vec<(Option<&[String]>, TokenStream)>) -> (TokenStream, Vec<Placed>) {
+    print_modules(groups, None)
+}
+
+/// Where [`private_modules`] put a group: its `#[cfg]` and its module (`None`, `None` for the
+/// items every build compiles).
+pub type Placed = (Option<TokenStream>, Option<proc_macro2::Ident>);
+
+fn print_modules(
+    groups: Vec<(Option<&[String]>, TokenStream)>,
+    reexport: Option<TokenStream>,
+) -> (TokenStream, Vec<Placed>) {
     let mut out = TokenStream::new();
     let mut taken: Vec<String> = Vec::new();
+    let mut placed = Vec::new();
     for (features, items) in groups {
         let Some(features) = features else {
             out.extend(items);
+            placed.push((None, None));
             continue;
         };
         let cfg = cfg(Some(features));
         let name = crate::naming::feature_module(features, &taken);
         taken.push(name.clone());
         let name = crate::emit::ident(&name);
+        if let Some(vis) = &reexport {
+            out.extend(quote! {
+                #cfg
+                #vis use #name::*;
+            });
+        }
         out.extend(quote! {
-            #cfg
-            #vis use #name::*;
             #cfg
             mod #name {
                 use super::*;
                 #items
             }
         });
+        placed.push((cfg, Some(name)));
     }
-    out
+    (out, placed)
 }
 
 /// The visibility an item of one operation needs to be seen from the rest of its file: in

@@ -6,6 +6,8 @@
 //! operations printed 26,574 lines of `Arg::new(…).long(…)…` that every build of the CLI
 //! compiled, and a diff of a regenerated CLI showed each flag's help as code.
 
+use std::sync::{Arc, Mutex, PoisonError};
+
 use clap::{Arg, Command};
 use serde_json::Value;
 
@@ -20,18 +22,115 @@ use super::{BODY, body_args, output_arg, upload};
 /// When `declaration` is not the generator's: a generated crate's own data that does not read
 /// is a bug of the generator or a hand edit, and no command line could be built from it.
 pub fn commands(declaration: &str, enabled: &[&str]) -> Vec<Command> {
-    let declared: Value = serde_json::from_str(declaration)
-        .unwrap_or_else(|e| panic!("commands.json is not the generator's: {e}"));
-    let Value::Array(list) = declared else {
-        panic!("commands.json is not the generator's: not an array of commands");
-    };
-    list.iter()
+    read(declaration)
+        .iter()
         .filter(|spec| {
             let features = strings(spec, "features");
             features.is_empty() || features.iter().any(|f| enabled.contains(&f.as_str()))
         })
         .map(command)
         .collect()
+}
+
+/// The declaration read, and its text: [`commands`] reads it to build the command line, then
+/// [`chosen`] finds the subcommand given in the same text (GitHub's is 1 MB, 3 ms to read
+/// again in a release build), so the last one read is kept.
+static LAST_READ: Mutex<Option<Read>> = Mutex::new(None);
+
+/// A declaration's text and the commands it lists.
+type Read = (Arc<str>, Arc<[Value]>);
+
+/// The commands `declaration` lists, read once per text.
+fn read(declaration: &str) -> Arc<[Value]> {
+    let mut last = LAST_READ.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((text, list)) = &*last
+        && **text == *declaration
+    {
+        return Arc::clone(list);
+    }
+    let declared: Value = serde_json::from_str(declaration)
+        .unwrap_or_else(|e| panic!("commands.json is not the generator's: {e}"));
+    let Value::Array(list) = declared else {
+        panic!("commands.json is not the generator's: not an array of commands");
+    };
+    let list: Arc<[Value]> = list.into();
+    *last = Some((declaration.into(), Arc::clone(&list)));
+    list
+}
+
+/// What `run` needs of the chosen subcommand's declaration, beyond its flags: the function
+/// that runs it, the operation it calls, and what is said before sending.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Chosen {
+    /// The name of the generated function that runs it, as [`functions!`](crate::functions!) lists it: the
+    /// declaration's `"function"`, else the command's name with `-` written `_`.
+    pub function: String,
+    /// The operation's id (`listPets`), which warnings and errors name.
+    pub operation: String,
+    /// The document's deprecation note, when it deprecates the operation: a warning is
+    /// printed before the call, and the answer's `Deprecation` headers are not repeated.
+    pub deprecated: Option<String>,
+    /// The usage error to stop with when the environment holds no credentials and every
+    /// alternative of the operation's security needs one (`PETSTORE_API_KEY is not set; …`).
+    pub needs_credentials: Option<String>,
+}
+
+/// The declaration of the subcommand `name` (its name, not an alias: what clap's
+/// `ArgMatches::subcommand` gives).
+///
+/// # Panics
+///
+/// As [`commands`], when `declaration` is not the generator's or does not declare `name` (clap
+/// only accepts a declared command).
+pub fn chosen(declaration: &str, name: &str) -> Chosen {
+    let list = read(declaration);
+    let spec = list
+        .iter()
+        .find(|spec| spec.get("name").and_then(Value::as_str) == Some(name))
+        .unwrap_or_else(|| panic!("commands.json is not the generator's: no command `{name}`"));
+    let optional = |key: &str| spec.get(key).and_then(Value::as_str).map(str::to_owned);
+    Chosen {
+        function: optional("function").unwrap_or_else(|| name.replace('-', "_")),
+        operation: text(spec, "operation"),
+        deprecated: optional("deprecated"),
+        needs_credentials: optional("needs_credentials"),
+    }
+}
+
+/// The function named `name` among the tables [`functions!`](crate::functions!) declares (one a cargo feature
+/// of the CLI), `None` when none has it.
+pub fn function<R: Copy>(tables: &[&[(&str, R)]], name: &str) -> Option<R> {
+    tables
+        .iter()
+        .flat_map(|table| table.iter())
+        .find(|(function, _)| *function == name)
+        .map(|(_, run)| *run)
+}
+
+/// Declares a table of subcommand functions, each under its own name, which [`function`]
+/// finds by the name [`Chosen::function`] gives:
+///
+/// ```ignore
+/// support::functions! {
+///     /// The subcommands of the `pets` feature.
+///     pub(super) const FUNCTIONS: &[Run] = &[list_pets, create_pet];
+/// }
+/// ```
+///
+/// expands to `pub(super) const FUNCTIONS: &[(&str, Run)] = &[("list_pets", list_pets as
+/// Run), …];`. Names, not positions: a table out of step with `commands.json` cannot run the
+/// wrong command.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __apigen_cli_functions {
+    (
+        $(#[doc = $doc:literal])*
+        $vis:vis const $name:ident: &[$run:ty] = &[$($function:ident),* $(,)?];
+    ) => {
+        $(#[doc = $doc])*
+        $vis const $name: &[(&str, $run)] = &[$((stringify!($function), $function as $run)),*];
+    };
 }
 
 /// One subcommand: its names and help, the parameters' flags, then `--output` for an answer
@@ -188,6 +287,62 @@ mod tests {
         assert!(arg(&all[2], "body-file").is_some() && arg(&all[2], "content-type").is_some());
         assert!(arg(&all[2], "output").is_some() && arg(&all[2], "body").is_none());
         assert!(all[3].get_arguments().next().is_none());
+    }
+
+    #[test]
+    fn the_chosen_command_names_its_function_operation_and_notes() {
+        let declared = r#"[
+            {"name": "get-pet", "operation": "getPet", "deprecated": "Use list-pets.",
+             "needs_credentials": "PETSTORE_API_KEY is not set", "about": "", "long_about": ""},
+            {"name": "main", "function": "main_2", "operation": "main", "about": "",
+             "long_about": ""}
+        ]"#;
+        assert_eq!(
+            chosen(declared, "get-pet"),
+            Chosen {
+                function: "get_pet".into(),
+                operation: "getPet".into(),
+                deprecated: Some("Use list-pets.".into()),
+                needs_credentials: Some("PETSTORE_API_KEY is not set".into()),
+            }
+        );
+        let main = chosen(declared, "main");
+        assert_eq!((main.function.as_str(), main.deprecated), ("main_2", None));
+    }
+
+    fn one(_: &str) -> u8 {
+        1
+    }
+    fn two(_: &str) -> u8 {
+        2
+    }
+    fn r#type(_: &str) -> u8 {
+        3
+    }
+
+    #[test]
+    fn a_function_is_found_by_its_name_in_any_table() {
+        use crate::functions;
+        type Run = fn(&str) -> u8;
+        functions! {
+            /// One table.
+            const FIRST: &[Run] = &[one, r#type];
+        }
+        functions! {
+            const SECOND: &[Run] = &[two,];
+        }
+        let tables: &[&[(&str, Run)]] = &[FIRST, SECOND];
+        assert_eq!(function(tables, "two").map(|f| f("")), Some(2));
+        assert_eq!(function(tables, "one").map(|f| f("")), Some(1));
+        // A raw identifier keeps its `r#`, as the generator writes it in `"function"`.
+        assert_eq!(function(tables, "r#type").map(|f| f("")), Some(3));
+        assert!(function(tables, "three").is_none());
+    }
+
+    #[test]
+    #[should_panic(expected = "no command `nope`")]
+    fn choosing_an_undeclared_command_is_a_bug_said_plainly() {
+        chosen(DECLARED, "nope");
     }
 
     #[test]

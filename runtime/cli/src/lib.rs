@@ -27,6 +27,10 @@
 //!   object, JSON with `--json`), [`print_error`] and [`print_decode_error`],
 //!   [`print_rate_limit`], [`warn_deprecation`], [`write_bytes`] and [`write_raw`] for bodies
 //!   that are not JSON; [`progress`] draws the transfer line.
+//! - Subcommands: [`commands::commands`] builds them from their declaration (`commands.json`),
+//!   [`commands::chosen`] reads what the chosen one needs before it runs, and [`functions!`]
+//!   declares a table of the functions that run them, which [`commands::function`] finds one
+//!   in by name.
 //! - Exit codes: 0 when the call succeeded; [`FAILED`] (1) when it failed (an error answer,
 //!   a transport error); [`USAGE`] (2) for a usage or configuration error, when nothing was
 //!   sent ([`usage`] prints the message and returns it).
@@ -75,6 +79,9 @@ use serde_json::Value;
 pub mod commands;
 pub mod progress;
 pub mod upload;
+
+#[doc(inline)]
+pub use crate::__apigen_cli_functions as functions;
 
 /// Exit status when the request failed.
 pub const FAILED: u8 = 1;

@@ -23,6 +23,7 @@ pub use super::pages::{Page, Pages};
 pub use super::progress::{OnProgress, Progress};
 pub use super::ratelimit::RateLimit;
 pub use super::request::{ObjectQuery, Query, Style, ToParam, Upload};
+pub use super::response::ApiResult;
 pub use super::response::{Raw, ResponseValue};
 pub use super::retry::RetryPolicy;
 pub use super::stream::{EventStream, JsonLines};

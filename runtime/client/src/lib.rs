@@ -200,6 +200,7 @@ pub use error::{Error, SendError};
 pub use options::{Hook, RequestOptions};
 pub use ratelimit::RateLimit;
 pub use request::{Query, ToParam};
+pub use response::ApiResult;
 pub use response::{Raw, ResponseValue};
 pub use retry::RetryPolicy;
 pub use stream::{Event, EventStream, JsonLines, Streamed};

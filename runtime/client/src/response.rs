@@ -384,6 +384,11 @@ macro_rules! __apigen_headers {
 #[doc(inline)]
 pub use crate::__apigen_headers as headers;
 
+/// What a generated client's method returns: the typed value of a success, with its
+/// response ([`ResponseValue`]), or an [`Error`] whose `Api` variant carries the operation's
+/// typed error `E`. An alias, so `?`, `match` and `map` work as on any `Result`.
+pub type ApiResult<T, E> = Result<ResponseValue<T>, Error<E>>;
+
 /// A successful response's typed value, with the status, headers and body it came with.
 /// Derefs to the value.
 ///

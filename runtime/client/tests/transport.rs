@@ -10,7 +10,7 @@ use std::time::Duration;
 use apigen_client_runtime::auth::{Credentials, SchemeKind, Secret, Security, SecurityScheme};
 use apigen_client_runtime::error::{Error, SendError};
 use apigen_client_runtime::request::{self, Query};
-use apigen_client_runtime::response::{Raw, ResponseValue};
+use apigen_client_runtime::response::{ApiResult, Raw};
 use apigen_client_runtime::retry::RetryPolicy;
 use apigen_client_runtime::transport::{
     OperationInfo, Transport, direct_for_loopback, is_loopback_url,
@@ -96,7 +96,7 @@ impl Client {
         &self,
         limit: Option<i64>,
         status: Option<&str>,
-    ) -> Result<ResponseValue<Vec<Pet>>, Error<ListPetsError>> {
+    ) -> ApiResult<Vec<Pet>, ListPetsError> {
         let mut query = Query::new();
         query.append_opt("limit", limit.as_ref());
         query.append_opt("status", status);
@@ -117,7 +117,7 @@ impl Client {
     }
 
     #[allow(clippy::result_large_err)]
-    async fn create_pet(&self, body: &NewPet) -> Result<ResponseValue<Pet>, Error<CreatePetError>> {
+    async fn create_pet(&self, body: &NewPet) -> ApiResult<Pet, CreatePetError> {
         let body = request::to_json(body)?;
         let raw = self
             .transport

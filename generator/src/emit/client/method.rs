@@ -123,7 +123,7 @@ fn single(
             #(#args)*
             #query_string_arg
             #body_arg
-        ) -> Result<ResponseValue<#success_ty>, Error<#error_ty>> {
+        ) -> ApiResult<#success_ty, #error_ty> {
             #body
         }
     }
@@ -201,7 +201,7 @@ fn pair(
             #(#args_again)*
             #query_string_arg
             #body_arg
-        ) -> Result<ResponseValue<#success_ty>, Error<#error_ty>> {
+        ) -> ApiResult<#success_ty, #error_ty> {
             self.#with(#(#forward)* Default::default()).await
         }
 
@@ -216,7 +216,7 @@ fn pair(
             #query_string_arg
             #body_arg
             #options_arg
-        ) -> Result<ResponseValue<#success_ty>, Error<#error_ty>> {
+        ) -> ApiResult<#success_ty, #error_ty> {
             #body
         }
     }

@@ -27,7 +27,7 @@ use std::process::ExitCode;
 type Outcome<T = ExitCode> = Result<T, ExitCode>;
 use clap::{ArgMatches, Command};
 use adversarial_client::client::*;
-use adversarial_client::{Client, Error, RequestOptions, ResponseValue};
+use adversarial_client::{ApiResult, Client, Error, RequestOptions};
 use adversarial_client::runtime::progress::Direction;
 use adversarial_client::types;
 use adversarial_client::Server;
@@ -73,30 +73,35 @@ const ENABLED: &[&str] = &[
     "unused-schemas",
 ];
 
-/// What every subcommand's call needs: the client, the runtime that drives it, and the
-/// flags that shape the output.
+/// What runs a subcommand: its call (the client, the global flags) and its flags.
+type Run = fn(&Call, &ArgMatches) -> Outcome;
+
+/// The tables of the subcommands' functions, one a feature this build has on.
+const ALL_FUNCTIONS: &[&[(&str, Run)]] = &[
+    #[cfg(feature = "path")]
+    operations_path::FUNCTIONS,
+    #[cfg(feature = "cli")]
+    operations_cli::FUNCTIONS,
+    #[cfg(feature = "raw")]
+    operations_raw::FUNCTIONS,
+    #[cfg(feature = "ops")]
+    operations_ops::FUNCTIONS,
+];
+
+/// What every subcommand's call needs: the client, the runtime that drives it, the
+/// flags that shape the output, and the operation it calls.
 struct Call {
     client: Client,
     runtime: tokio::runtime::Runtime,
-    /// Whether the environment holds credentials.
-    credentials: bool,
     /// `--json`: the answer is printed as JSON, not as a table.
     json: bool,
     /// `--verbose` and `--raw`.
     output: support::Output,
-}
-
-impl Call {
-    /// Drives the client's call to its end on this command line's runtime.
-    fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
-        self.runtime.block_on(call)
-    }
-
-    /// `Err`, the usage error `message` (naming the variables to set), when the
-    /// environment holds no credentials.
-    fn needs_credentials(&self, message: &str) -> Outcome<()> {
-        if self.credentials { Ok(()) } else { Err(support::usage(message)) }
-    }
+    /// The operation's id, which warnings name.
+    operation: String,
+    /// The document's deprecation note, when it deprecates the operation: a warning
+    /// before the call, and the answer's `Deprecation` headers are not repeated.
+    deprecated: Option<String>,
 }
 
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
@@ -169,103 +174,33 @@ fn run(m: &ArgMatches) -> Outcome {
             eprintln!("error: cannot start the async runtime: {e}");
             ExitCode::from(support::FAILED)
         })?;
-    let call = Call {
-        client,
-        runtime,
-        credentials,
-        json,
-        output,
-    };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
     };
-    match command {
-        #[cfg(feature = "path")]
-        "path" => path(&call, m),
-        #[cfg(feature = "cli")]
-        "cli-locals" => cli_locals(&call, m),
-        #[cfg(feature = "raw")]
-        "raw" => raw(&call, m),
-        #[cfg(feature = "ops")]
-        "handle-error-2" => handle_error_2(&call, m),
-        #[cfg(feature = "ops")]
-        "builder-2" => builder_2(&call, m),
-        #[cfg(feature = "ops")]
-        "for-server-2" => for_server_2(&call, m),
-        #[cfg(feature = "ops")]
-        "base-url-2" => base_url_2(&call, m),
-        #[cfg(feature = "ops")]
-        "last-rate-limit-2" => last_rate_limit_2(&call, m),
-        #[cfg(feature = "ops")]
-        "router" => router(&call, m),
-        #[cfg(feature = "ops")]
-        "rate-limit-policy" => rate_limit_policy(&call, m),
-        #[cfg(feature = "ops")]
-        "serve-path" => serve_path(&call, m),
-        #[cfg(feature = "ops")]
-        "api" => api(&call, m),
-        #[cfg(feature = "ops")]
-        "config" => config(&call, m),
-        #[cfg(feature = "ops")]
-        "routes" => routes(&call, m),
-        #[cfg(feature = "ops")]
-        "r-type" => r#type(&call, m),
-        #[cfg(feature = "ops")]
-        "self" => self_(&call, m),
-        #[cfg(feature = "ops")]
-        "super" => super_(&call, m),
-        #[cfg(feature = "ops")]
-        "result" => result(&call, m),
-        #[cfg(feature = "ops")]
-        "get-internal" => get_internal(&call, m),
-        #[cfg(feature = "ops")]
-        "get" => get(&call, m),
-        #[cfg(feature = "ops")]
-        "placeholders" => placeholders(&call, m),
-        #[cfg(feature = "ops")]
-        "braces" => braces(&call, m),
-        #[cfg(feature = "ops")]
-        "clone" => clone(&call, m),
-        #[cfg(feature = "ops")]
-        "1st" => _1st(&call, m),
-        #[cfg(feature = "ops")]
-        "new" => new(&call, m),
-        #[cfg(feature = "ops")]
-        "from-text" => from_text(&call, m),
-        #[cfg(feature = "ops")]
-        "into-pdf" => into_pdf(&call, m),
-        #[cfg(feature = "ops")]
-        "as-json" => as_json(&call, m),
-        #[cfg(feature = "ops")]
-        "to-csv" => to_csv(&call, m),
-        #[cfg(feature = "ops")]
-        "to-csv-mut" => to_csv_mut(&call, m),
-        #[cfg(feature = "ops")]
-        "is-ready" => is_ready(&call, m),
-        #[cfg(feature = "ops")]
-        "next" => next(&call, m),
-        #[cfg(feature = "ops")]
-        "from-str" => from_str(&call, m),
-        #[cfg(feature = "ops")]
-        "default" => default(&call, m),
-        #[cfg(feature = "ops")]
-        "from-iter" => from_iter(&call, m),
-        other => Err(support::usage(&format!("unknown command `{other}`"))),
+    let chosen = support::commands::chosen(COMMANDS, command);
+    if let Some(message) = &chosen.needs_credentials && !credentials {
+        return Err(support::usage(message));
     }
+    let Some(run) = support::commands::function(ALL_FUNCTIONS, &chosen.function) else {
+        return Err(support::usage(&format!("unknown command `{command}`")));
+    };
+    let call = Call {
+        client,
+        runtime,
+        json,
+        output,
+        operation: chosen.operation,
+        deprecated: chosen.deprecated,
+    };
+    run(&call, m)
 }
-
-#[cfg(feature = "path")]
-use operations_path::*;
 
 #[cfg(feature = "path")]
 mod operations_path {
     use super::*;
 
     /// `path`: calls `path`.
-    pub(super) fn path(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
+    fn path(call: &Call, m: &ArgMatches) -> Outcome {
         let path: String = support::required(m, "path")?;
         let raw: i64 = support::required(m, "raw-2")?;
         let query: String = support::required(m, "query")?;
@@ -275,26 +210,21 @@ mod operations_path {
             .with_errors(support::optional::<i32>(m, "errors")?)
             .with_out(support::optional::<String>(m, "out")?)
             .with_cookies(support::optional::<String>(m, "cookies")?);
-        let result = call
-            .block_on(
-                call.client.path_with(&path, raw, &query, &body_2, &cookie, options),
-            );
-        Ok(finish(call, ("path", false), result))
+        call.finish(call.client.path_with(&path, raw, &query, &body_2, &cookie, options))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[path];
     }
 }
-
-#[cfg(feature = "cli")]
-use operations_cli::*;
 
 #[cfg(feature = "cli")]
 mod operations_cli {
     use super::*;
 
     /// `cli-locals`: calls `cliLocals`.
-    pub(super) fn cli_locals(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
+    fn cli_locals(call: &Call, m: &ArgMatches) -> Outcome {
         let client_2: String = support::required(m, "client")?;
         let m_2: bool = support::required(m, "m")?;
         let runtime_2: String = support::required(m, "runtime")?;
@@ -302,35 +232,25 @@ mod operations_cli {
         let verbose_2: i64 = support::required(m, "verbose-2")?;
         let options = CliLocalsOptions::default()
             .with_version(support::optional::<String>(m, "version")?);
-        let result = call
-            .block_on(
-                call
-                    .client
-                    .cli_locals_with(
-                        &client_2,
-                        m_2,
-                        &runtime_2,
-                        &result_2,
-                        verbose_2,
-                        options,
-                    ),
-            );
-        Ok(finish(call, ("cliLocals", false), result))
+        call.finish(
+            call
+                .client
+                .cli_locals_with(&client_2, m_2, &runtime_2, &result_2, verbose_2, options),
+        )
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[cli_locals];
     }
 }
-
-#[cfg(feature = "raw")]
-use operations_raw::*;
 
 #[cfg(feature = "raw")]
 mod operations_raw {
     use super::*;
 
     /// `raw`: calls `raw`.
-    pub(super) fn raw(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
+    fn raw(call: &Call, m: &ArgMatches) -> Outcome {
         let http: String = support::required(m, "http")?;
         let base: String = support::required(m, "base")?;
         let ctx: String = support::required(m, "ctx")?;
@@ -344,24 +264,21 @@ mod operations_raw {
             .with_self_(support::optional::<String>(m, "self")?);
         let body: Option<types::Result2> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-        let result = call
-            .block_on(call.client.raw_with(&http, &base, &ctx, &body, options));
-        Ok(finish(call, ("raw", false), result))
+        call.finish(call.client.raw_with(&http, &base, &ctx, &body, options))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[raw];
     }
 }
-
-#[cfg(feature = "ops")]
-use operations_ops::*;
 
 #[cfg(feature = "ops")]
 mod operations_ops {
     use super::*;
 
     /// `handle-error-2`: calls `handleError`.
-    pub(super) fn handle_error_2(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
+    fn handle_error_2(call: &Call, m: &ArgMatches) -> Outcome {
         let options = HandleErrorOptions::default()
             .with_api(support::optional::<String>(m, "api")?)
             .with_parts(support::optional::<String>(m, "parts")?)
@@ -375,387 +292,303 @@ mod operations_ops {
             .with_error(support::optional::<String>(m, "error")?)
             .with_body_limit(support::optional::<String>(m, "body-limit")?)
             .with_value(support::optional::<i64>(m, "value")?);
-        let result = call.block_on(call.client.handle_error_2_with(options));
-        Ok(finish(call, ("handleError", false), result))
+        call.finish(call.client.handle_error_2_with(options))
     }
 
     /// `builder-2`: calls `builder`.
-    pub(super) fn builder_2(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
-        let result = call.block_on(call.client.builder_2());
-        Ok(finish(call, ("builder", false), result))
+    fn builder_2(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.builder_2())
     }
 
     /// `for-server-2`: calls `for_server`.
-    pub(super) fn for_server_2(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
-        let result = call.block_on(call.client.for_server_2());
-        Ok(finish(call, ("for_server", false), result))
+    fn for_server_2(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.for_server_2())
     }
 
     /// `base-url-2`: calls `baseUrl`.
-    pub(super) fn base_url_2(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
-        let result = call.block_on(call.client.base_url_2());
-        Ok(finish(call, ("baseUrl", false), result))
+    fn base_url_2(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.base_url_2())
     }
 
     /// `last-rate-limit-2`: calls `lastRateLimit`.
-    pub(super) fn last_rate_limit_2(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
-        let result = call.block_on(call.client.last_rate_limit_2());
-        Ok(finish(call, ("lastRateLimit", false), result))
+    fn last_rate_limit_2(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.last_rate_limit_2())
     }
 
     /// `router`: calls `router`.
-    pub(super) fn router(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
-        let result = call.block_on(call.client.router());
-        Ok(finish(call, ("router", false), result))
+    fn router(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.router())
     }
 
     /// `rate-limit-policy`: calls `rate_limit_policy`.
-    pub(super) fn rate_limit_policy(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
-        let result = call.block_on(call.client.rate_limit_policy());
-        Ok(finish(call, ("rate_limit_policy", false), result))
+    fn rate_limit_policy(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.rate_limit_policy())
     }
 
     /// `serve-path`: calls `serve_path`.
-    pub(super) fn serve_path(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
-        let result = call.block_on(call.client.serve_path());
-        Ok(finish(call, ("serve_path", false), result))
+    fn serve_path(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.serve_path())
     }
 
     /// `api`: calls `api`.
-    pub(super) fn api(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
-        let result = call.block_on(call.client.api());
-        Ok(finish(call, ("api", false), result))
+    fn api(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.api())
     }
 
     /// `config`: calls `config`.
-    pub(super) fn config(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
-        let result = call.block_on(call.client.config());
-        Ok(finish(call, ("config", false), result))
+    fn config(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.config())
     }
 
     /// `routes`: calls `routes`.
-    pub(super) fn routes(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
-        let result = call.block_on(call.client.routes());
-        Ok(finish(call, ("routes", false), result))
+    fn routes(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.routes())
     }
 
     /// `r-type`: calls `type`.
-    pub(super) fn r#type(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
-        let result = call.block_on(call.client.r#type());
-        Ok(finish(call, ("type", false), result))
+    fn r#type(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.r#type())
     }
 
     /// `self`: calls `self`.
-    pub(super) fn self_(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
-        let result = call.block_on(call.client.self_());
-        Ok(finish(call, ("self", false), result))
+    fn self_(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.self_())
     }
 
     /// `super`: calls `super`.
-    pub(super) fn super_(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
+    fn super_(call: &Call, m: &ArgMatches) -> Outcome {
         let super_: types::Type = support::required(m, "super")?;
         let options = SuperOptions::default()
             .with_crate_(support::optional::<String>(m, "crate")?);
-        let result = call.block_on(call.client.super_with(&super_, options));
-        Ok(finish(call, ("super", false), result))
+        call.finish(call.client.super_with(&super_, options))
     }
 
     /// `result`: calls `Result`.
-    pub(super) fn result(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
+    fn result(call: &Call, m: &ArgMatches) -> Outcome {
         let options = ResultOptions::default()
             .with_ok(support::optional::<String>(m, "ok")?)
             .with_err(support::optional::<String>(m, "err")?)
             .with_some(support::optional::<String>(m, "some")?)
             .with_none(support::optional::<String>(m, "none")?);
-        let result = call.block_on(call.client.result_with(options));
-        Ok(finish(call, ("Result", false), result))
+        call.finish(call.client.result_with(options))
     }
 
     /// `get-internal`: calls `getInternal`.
-    pub(super) fn get_internal(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
-        let result = call.block_on(call.client.get_internal());
-        Ok(finish(call, ("getInternal", false), result))
+    fn get_internal(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.get_internal())
     }
 
     /// `get`: calls `get`.
-    pub(super) fn get(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
-        let result = call.block_on(call.client.get());
-        Ok(finish(call, ("get", false), result))
+    fn get(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.get())
     }
 
     /// `placeholders`: calls `placeholders`.
-    pub(super) fn placeholders(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
+    fn placeholders(call: &Call, m: &ArgMatches) -> Outcome {
         let baz_2: String = support::required(m, "baz")?;
         let options = PlaceholdersOptions::default()
             .with_foo(support::optional::<String>(m, "foo")?);
         let body: Option<types::Placeholder> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-        let result = call
-            .block_on(call.client.placeholders_with(&baz_2, &body, options));
-        Ok(finish(call, ("placeholders", false), result))
+        call.finish(call.client.placeholders_with(&baz_2, &body, options))
     }
 
     /// `braces`: calls `braces`.
-    pub(super) fn braces(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
+    fn braces(call: &Call, m: &ArgMatches) -> Outcome {
         let mark: String = support::required(m, "mark")?;
         let options = BracesOptions::default()
             .with_kind(support::optional::<types::BracesKind>(m, "kind")?);
-        let result = call.block_on(call.client.braces_with(&mark, options));
-        Ok(finish(call, ("braces", false), result))
+        call.finish(call.client.braces_with(&mark, options))
     }
 
     /// `clone`: calls `clone`.
     #[allow(deprecated)]
-    pub(super) fn clone(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
+    fn clone(call: &Call, m: &ArgMatches) -> Outcome {
         let options = CloneOptions::default()
             .with_old(support::optional::<String>(m, "old")?);
-        let result = call.block_on(call.client.clone_with(options));
-        Ok(finish(call, ("clone", false), result))
+        call.finish(call.client.clone_with(options))
     }
 
     /// `1st`: calls `1st`.
-    pub(super) fn _1st(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
+    fn _1st(call: &Call, m: &ArgMatches) -> Outcome {
         let body: Option<types::Loose> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-        let result = call.block_on(call.client._1st(&body));
-        Ok(finish(call, ("1st", false), result))
+        call.finish(call.client._1st(&body))
     }
 
     /// `new`: calls `new`.
-    pub(super) fn new(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
-        let result = call.block_on(call.client.new());
-        Ok(finish(call, ("new", false), result))
+    fn new(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.new())
     }
 
     /// `from-text`: calls `fromText`.
-    pub(super) fn from_text(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
-        let result = call.block_on(call.client.from_text());
-        Ok(finish(call, ("fromText", false), result))
+    fn from_text(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.from_text())
     }
 
     /// `into-pdf`: calls `intoPdf`.
-    pub(super) fn into_pdf(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
-        let result = call.block_on(call.client.into_pdf());
-        Ok(finish(call, ("intoPdf", false), result))
+    fn into_pdf(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.into_pdf())
     }
 
     /// `as-json`: calls `asJson`.
-    pub(super) fn as_json(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
-        let result = call.block_on(call.client.as_json());
-        Ok(finish(call, ("asJson", false), result))
+    fn as_json(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.as_json())
     }
 
     /// `to-csv`: calls `toCsv`.
-    pub(super) fn to_csv(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
-        let result = call.block_on(call.client.to_csv());
-        Ok(finish(call, ("toCsv", false), result))
+    fn to_csv(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.to_csv())
     }
 
     /// `to-csv-mut`: calls `toCsvMut`.
-    pub(super) fn to_csv_mut(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
-        let result = call.block_on(call.client.to_csv_mut());
-        Ok(finish(call, ("toCsvMut", false), result))
+    fn to_csv_mut(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.to_csv_mut())
     }
 
     /// `is-ready`: calls `isReady`.
-    pub(super) fn is_ready(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
-        let result = call.block_on(call.client.is_ready());
-        Ok(finish(call, ("isReady", false), result))
+    fn is_ready(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.is_ready())
     }
 
     /// `next`: calls `next`.
-    pub(super) fn next(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
-        let result = call.block_on(call.client.next());
-        Ok(finish(call, ("next", false), result))
+    fn next(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.next())
     }
 
     /// `from-str`: calls `fromStr`.
-    pub(super) fn from_str(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
-        let result = call.block_on(call.client.from_str());
-        Ok(finish(call, ("fromStr", false), result))
+    fn from_str(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.from_str())
     }
 
     /// `default`: calls `default`.
-    pub(super) fn default(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
-        let result = call.block_on(call.client.default());
-        Ok(finish(call, ("default", false), result))
+    fn default(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.default())
     }
 
     /// `from-iter`: calls `from_iter`.
-    pub(super) fn from_iter(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ADVERSARIAL_API_KEY is not set; set it to your API key",
-        )?;
-        let result = call.block_on(call.client.from_iter());
-        Ok(finish(call, ("from_iter", false), result))
+    fn from_iter(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.from_iter())
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[
+            handle_error_2,
+            builder_2,
+            for_server_2,
+            base_url_2,
+            last_rate_limit_2,
+            router,
+            rate_limit_policy,
+            serve_path,
+            api,
+            config,
+            routes,
+            r#type,
+            self_,
+            super_,
+            result,
+            get_internal,
+            get,
+            placeholders,
+            braces,
+            clone,
+            _1st,
+            new,
+            from_text,
+            into_pdf,
+            as_json,
+            to_csv,
+            to_csv_mut,
+            is_ready,
+            next,
+            from_str,
+            default,
+            from_iter,
+        ];
     }
 }
 
-/// Prints the answer (or the error) and the requested extras; the exit status.
-fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-    call: &Call,
-    operation: (&str, bool),
-    result: Result<ResponseValue<T>, Error<E>>,
-) -> ExitCode {
-    report(
-        &call.client,
-        operation,
-        result,
-        call.output,
-        |value| support::print_value(value, call.json),
-    )
-}
-
-/// `operation`: its id, and whether the document deprecates it (then the warning was
-/// printed before the call, and the answer's `Deprecation` headers are not repeated).
-fn report<T, E: std::fmt::Debug + serde::Serialize>(
-    client: &Client,
-    operation: (&str, bool),
-    result: Result<ResponseValue<T>, Error<E>>,
-    output: support::Output,
-    print: impl FnOnce(&T),
-) -> ExitCode {
-    let code = match result {
-        Ok(response) => {
-            if !operation.1 {
-                support::warn_deprecation(operation.0, response.headers());
-            }
-            if !response.status_documented() {
-                support::warn_undocumented(operation.0, response.status());
-            }
-            if output.raw {
-                support::write_raw(response.raw_body());
-            } else {
-                print(&*response);
-            }
-            ExitCode::SUCCESS
+impl Call {
+    /// Drives the client's call to its end on this command line's runtime, once its
+    /// flags are read (a usage error comes without the deprecation warning).
+    fn block_on<F: Future>(&self, call: F) -> F::Output {
+        if let Some(note) = &self.deprecated {
+            eprintln!("warning: `{}` is deprecated: {note}", self.operation);
         }
-        Err(error) => {
-            if let (true, Some(body)) = (output.raw, error.raw_body()) {
-                support::write_raw(body);
-            }
-            match &error {
-                Error::Decode { status, path, message, body, .. } => {
-                    support::print_decode_error(
-                        *status,
-                        (path, message),
-                        body,
-                        error.retry_after(),
-                    );
-                }
-                _ => {
-                    let body = match error.api_body() {
-                        Some(body) => serde_json::to_value(body).ok(),
-                        None => {
-                            error
-                                .body_bytes()
-                                .and_then(|b| serde_json::from_slice(b).ok())
-                        }
-                    };
-                    support::print_error(
-                        error.status(),
-                        error.retry_after(),
-                        body,
-                        &error.to_string(),
-                    );
-                }
-            }
-            ExitCode::from(support::FAILED)
-        }
-    };
-    if output.verbose {
-        let state = client.last_rate_limit();
-        support::print_rate_limit(state.limit, state.remaining, state.reset);
+        self.runtime.block_on(call)
     }
-    code
+
+    /// Drives the call and prints the answer (or the error) and the requested extras.
+    fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
+        &self,
+        answer: impl Future<Output = ApiResult<T, E>>,
+    ) -> Outcome {
+        let result = self.block_on(answer);
+        Ok(self.report(result, |value| support::print_value(value, self.json)))
+    }
+
+    /// Prints the answer with `print` (or the error), then the requested extras; the exit
+    /// status.
+    fn report<T, E: std::fmt::Debug + serde::Serialize>(
+        &self,
+        result: ApiResult<T, E>,
+        print: impl FnOnce(&T),
+    ) -> ExitCode {
+        let output = self.output;
+        let code = match result {
+            Ok(response) => {
+                if self.deprecated.is_none() {
+                    support::warn_deprecation(&self.operation, response.headers());
+                }
+                if !response.status_documented() {
+                    support::warn_undocumented(&self.operation, response.status());
+                }
+                if output.raw {
+                    support::write_raw(response.raw_body());
+                } else {
+                    print(&*response);
+                }
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                if let (true, Some(body)) = (output.raw, error.raw_body()) {
+                    support::write_raw(body);
+                }
+                match &error {
+                    Error::Decode { status, path, message, body, .. } => {
+                        support::print_decode_error(
+                            *status,
+                            (path, message),
+                            body,
+                            error.retry_after(),
+                        );
+                    }
+                    _ => {
+                        let body = match error.api_body() {
+                            Some(body) => serde_json::to_value(body).ok(),
+                            None => {
+                                error
+                                    .body_bytes()
+                                    .and_then(|b| serde_json::from_slice(b).ok())
+                            }
+                        };
+                        support::print_error(
+                            error.status(),
+                            error.retry_after(),
+                            body,
+                            &error.to_string(),
+                        );
+                    }
+                }
+                ExitCode::from(support::FAILED)
+            }
+        };
+        if output.verbose {
+            let state = self.client.last_rate_limit();
+            support::print_rate_limit(state.limit, state.remaining, state.reset);
+        }
+        code
+    }
 }

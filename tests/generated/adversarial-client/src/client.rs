@@ -18,8 +18,8 @@ use crate::types;
 use std::sync::Arc;
 use std::time::Duration;
 use crate::runtime::codegen::{
-    request, response, Credentials, Error, OperationInfo, Query, RateLimit, Raw,
-    ResponseValue, RetryPolicy, SchemeKind, Secret, SecurityScheme, ToParam, Transport,
+    request, response, ApiResult, Credentials, Error, OperationInfo, Query, RateLimit,
+    Raw, RetryPolicy, SchemeKind, Secret, SecurityScheme, ToParam, Transport,
 };
 
 /// The servers the document lists; any other URL works with [`Client::builder`].
@@ -254,7 +254,7 @@ impl Client {
         query_2: &str,
         body_2: &str,
         cookie_2: &str,
-    ) -> Result<ResponseValue<types::Value>, Error<Path2Error>> {
+    ) -> ApiResult<types::Value, Path2Error> {
         self.path_with(path_2, raw_2, query_2, body_2, cookie_2, Default::default())
             .await
     }
@@ -270,7 +270,7 @@ impl Client {
         body_2: &str,
         cookie_2: &str,
         options: Path2Options,
-    ) -> Result<ResponseValue<types::Value>, Error<Path2Error>> {
+    ) -> ApiResult<types::Value, Path2Error> {
         const OPERATION: OperationInfo = OperationInfo::get("/path/{path}/{raw}", "path")
             .secured(&[&["build"], &["timeout"]]);
         let path = request::path(OPERATION.path, &[&path_2, &raw_2]);
@@ -343,7 +343,7 @@ impl Client {
         runtime: &str,
         result: &str,
         verbose: i64,
-    ) -> Result<ResponseValue<()>, Error<CliLocalsError>> {
+    ) -> ApiResult<(), CliLocalsError> {
         self.cli_locals_with(client, m, runtime, result, verbose, Default::default())
             .await
     }
@@ -359,7 +359,7 @@ impl Client {
         result: &str,
         verbose: i64,
         options: CliLocalsOptions,
-    ) -> Result<ResponseValue<()>, Error<CliLocalsError>> {
+    ) -> ApiResult<(), CliLocalsError> {
         const OPERATION: OperationInfo = OperationInfo::get("/cli/{client}", "cliLocals")
             .secured(&[&["build"], &["timeout"]])
             .accepts(None);
@@ -409,7 +409,7 @@ impl Client {
         base_2: &str,
         ctx_2: &str,
         body: &types::Result2,
-    ) -> Result<ResponseValue<types::Value>, Error<Raw2Error>> {
+    ) -> ApiResult<types::Value, Raw2Error> {
         self.raw_with(http_2, base_2, ctx_2, body, Default::default()).await
     }
 
@@ -423,7 +423,7 @@ impl Client {
         ctx_2: &str,
         body: &types::Result2,
         options: Raw2Options,
-    ) -> Result<ResponseValue<types::Value>, Error<Raw2Error>> {
+    ) -> ApiResult<types::Value, Raw2Error> {
         const OPERATION: OperationInfo = OperationInfo::post("/raw/{http}", "raw")
             .secured(&[&["build"], &["timeout"]]);
         let path = request::path(OPERATION.path, &[&http_2]);
@@ -492,9 +492,7 @@ impl Client {
     ///
     /// Sends none of the optional parameters; [`handle_error_2_with`](Self::handle_error_2_with)
     /// takes them.
-    pub async fn handle_error_2(
-        &self,
-    ) -> Result<ResponseValue<()>, Error<HandleErrorError>> {
+    pub async fn handle_error_2(&self) -> ApiResult<(), HandleErrorError> {
         self.handle_error_2_with(Default::default()).await
     }
 
@@ -504,7 +502,7 @@ impl Client {
     pub async fn handle_error_2_with(
         &self,
         options: HandleErrorOptions,
-    ) -> Result<ResponseValue<()>, Error<HandleErrorError>> {
+    ) -> ApiResult<(), HandleErrorError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/ops/handle-error",
                 "handleError",
@@ -541,9 +539,7 @@ impl Client {
     /// ```ignore
     /// let response = client.builder_2().await?;
     /// ```
-    pub async fn builder_2(
-        &self,
-    ) -> Result<ResponseValue<types::Vec2>, Error<BuilderError>> {
+    pub async fn builder_2(&self) -> ApiResult<types::Vec2, BuilderError> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/builder", "builder")
             .secured(&[&["build"], &["timeout"]]);
         let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
@@ -555,9 +551,7 @@ impl Client {
     /// ```ignore
     /// let response = client.for_server_2().await?;
     /// ```
-    pub async fn for_server_2(
-        &self,
-    ) -> Result<ResponseValue<types::Box2>, Error<ForServerError>> {
+    pub async fn for_server_2(&self) -> ApiResult<types::Box2, ForServerError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/ops/for-server",
                 "for_server",
@@ -572,9 +566,7 @@ impl Client {
     /// ```ignore
     /// let response = client.base_url_2().await?;
     /// ```
-    pub async fn base_url_2(
-        &self,
-    ) -> Result<ResponseValue<types::String2>, Error<BaseUrlError>> {
+    pub async fn base_url_2(&self) -> ApiResult<types::String2, BaseUrlError> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/base-url", "baseUrl")
             .secured(&[&["build"], &["timeout"]]);
         let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
@@ -588,7 +580,7 @@ impl Client {
     /// ```
     pub async fn last_rate_limit_2(
         &self,
-    ) -> Result<ResponseValue<types::Option2>, Error<LastRateLimitError>> {
+    ) -> ApiResult<types::Option2, LastRateLimitError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/ops/last-rate-limit",
                 "lastRateLimit",
@@ -603,7 +595,7 @@ impl Client {
     /// ```ignore
     /// let response = client.router().await?;
     /// ```
-    pub async fn router(&self) -> Result<ResponseValue<()>, Error<RouterError>> {
+    pub async fn router(&self) -> ApiResult<(), RouterError> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/router", "router")
             .secured(&[&["build"], &["timeout"]])
             .accepts(None);
@@ -616,9 +608,7 @@ impl Client {
     /// ```ignore
     /// let response = client.rate_limit_policy().await?;
     /// ```
-    pub async fn rate_limit_policy(
-        &self,
-    ) -> Result<ResponseValue<()>, Error<RateLimitPolicyError>> {
+    pub async fn rate_limit_policy(&self) -> ApiResult<(), RateLimitPolicyError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/ops/rate-limit-policy",
                 "rate_limit_policy",
@@ -634,7 +624,7 @@ impl Client {
     /// ```ignore
     /// let response = client.serve_path().await?;
     /// ```
-    pub async fn serve_path(&self) -> Result<ResponseValue<()>, Error<ServePathError>> {
+    pub async fn serve_path(&self) -> ApiResult<(), ServePathError> {
         const OPERATION: OperationInfo = OperationInfo::put(
                 "/ops/serve-path",
                 "serve_path",
@@ -650,7 +640,7 @@ impl Client {
     /// ```ignore
     /// let response = client.api().await?;
     /// ```
-    pub async fn api(&self) -> Result<ResponseValue<()>, Error<ApiError>> {
+    pub async fn api(&self) -> ApiResult<(), ApiError> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/api", "api")
             .secured(&[&["build"], &["timeout"]])
             .accepts(None);
@@ -663,7 +653,7 @@ impl Client {
     /// ```ignore
     /// let response = client.config().await?;
     /// ```
-    pub async fn config(&self) -> Result<ResponseValue<()>, Error<ConfigError>> {
+    pub async fn config(&self) -> ApiResult<(), ConfigError> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/config", "config")
             .secured(&[&["build"], &["timeout"]])
             .accepts(None);
@@ -676,7 +666,7 @@ impl Client {
     /// ```ignore
     /// let response = client.routes().await?;
     /// ```
-    pub async fn routes(&self) -> Result<ResponseValue<()>, Error<RoutesError>> {
+    pub async fn routes(&self) -> ApiResult<(), RoutesError> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/routes", "routes")
             .secured(&[&["build"], &["timeout"]])
             .accepts(None);
@@ -689,7 +679,7 @@ impl Client {
     /// ```ignore
     /// let response = client.r#type().await?;
     /// ```
-    pub async fn r#type(&self) -> Result<ResponseValue<()>, Error<TypeError>> {
+    pub async fn r#type(&self) -> ApiResult<(), TypeError> {
         const OPERATION: OperationInfo = OperationInfo::delete("/ops/type", "type")
             .secured(&[&["build"], &["timeout"]])
             .accepts(None);
@@ -702,7 +692,7 @@ impl Client {
     /// ```ignore
     /// let response = client.self_().await?;
     /// ```
-    pub async fn self_(&self) -> Result<ResponseValue<types::Self_>, Error<SelfError>> {
+    pub async fn self_(&self) -> ApiResult<types::Self_, SelfError> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/self", "self")
             .secured(&[&["build"], &["timeout"]]);
         let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
@@ -719,7 +709,7 @@ impl Client {
     pub async fn super_(
         &self,
         super_: &types::Type,
-    ) -> Result<ResponseValue<types::Type>, Error<SuperError>> {
+    ) -> ApiResult<types::Type, SuperError> {
         self.super_with(super_, Default::default()).await
     }
 
@@ -730,7 +720,7 @@ impl Client {
         &self,
         super_: &types::Type,
         options: SuperOptions,
-    ) -> Result<ResponseValue<types::Type>, Error<SuperError>> {
+    ) -> ApiResult<types::Type, SuperError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/ops/super/{super}",
                 "super",
@@ -751,9 +741,7 @@ impl Client {
     /// ```
     ///
     /// Sends none of the optional parameters; [`result_with`](Self::result_with) takes them.
-    pub async fn result(
-        &self,
-    ) -> Result<ResponseValue<types::ResultOkBody>, Error<ResultError>> {
+    pub async fn result(&self) -> ApiResult<types::ResultOkBody, ResultError> {
         self.result_with(Default::default()).await
     }
 
@@ -763,7 +751,7 @@ impl Client {
     pub async fn result_with(
         &self,
         options: ResultOptions,
-    ) -> Result<ResponseValue<types::ResultOkBody>, Error<ResultError>> {
+    ) -> ApiResult<types::ResultOkBody, ResultError> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/kinds", "Result")
             .secured(&[&["build"], &["timeout"]]);
         let query = options.query()?;
@@ -778,9 +766,7 @@ impl Client {
     /// ```ignore
     /// let response = client.get_internal().await?;
     /// ```
-    pub async fn get_internal(
-        &self,
-    ) -> Result<ResponseValue<()>, Error<GetInternalError>> {
+    pub async fn get_internal(&self) -> ApiResult<(), GetInternalError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/ops/headers/internal",
                 "getInternal",
@@ -798,7 +784,7 @@ impl Client {
     /// ```ignore
     /// let response = client.get().await?;
     /// ```
-    pub async fn get(&self) -> Result<ResponseValue<()>, Error<GetError>> {
+    pub async fn get(&self) -> ApiResult<(), GetError> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/headers", "get")
             .secured(&[&["build"], &["timeout"]])
             .accepts(None);
@@ -822,7 +808,7 @@ impl Client {
         &self,
         baz_2: &str,
         body: &types::Placeholder,
-    ) -> Result<ResponseValue<types::Placeholder>, Error<PlaceholdersError>> {
+    ) -> ApiResult<types::Placeholder, PlaceholdersError> {
         self.placeholders_with(baz_2, body, Default::default()).await
     }
 
@@ -834,7 +820,7 @@ impl Client {
         baz_2: &str,
         body: &types::Placeholder,
         options: PlaceholdersOptions,
-    ) -> Result<ResponseValue<types::Placeholder>, Error<PlaceholdersError>> {
+    ) -> ApiResult<types::Placeholder, PlaceholdersError> {
         const OPERATION: OperationInfo = OperationInfo::post(
                 "/ops/placeholders",
                 "placeholders",
@@ -890,7 +876,7 @@ impl Client {
     pub async fn braces(
         &self,
         mark: &str,
-    ) -> Result<ResponseValue<types::BracesOkBody>, Error<BracesError>> {
+    ) -> ApiResult<types::BracesOkBody, BracesError> {
         self.braces_with(mark, Default::default()).await
     }
 
@@ -901,7 +887,7 @@ impl Client {
         &self,
         mark: &str,
         options: BracesOptions,
-    ) -> Result<ResponseValue<types::BracesOkBody>, Error<BracesError>> {
+    ) -> ApiResult<types::BracesOkBody, BracesError> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/braces", "braces")
             .secured(&[&["build"], &["timeout"]]);
         let mut query = Query::new();
@@ -921,7 +907,7 @@ impl Client {
     /// ```
     ///
     /// Sends none of the optional parameters; [`clone_with`](Self::clone_with) takes them.
-    pub async fn clone(&self) -> Result<ResponseValue<types::Chain>, Error<CloneError>> {
+    pub async fn clone(&self) -> ApiResult<types::Chain, CloneError> {
         self.clone_with(Default::default()).await
     }
 
@@ -932,7 +918,7 @@ impl Client {
     pub async fn clone_with(
         &self,
         options: CloneOptions,
-    ) -> Result<ResponseValue<types::Chain>, Error<CloneError>> {
+    ) -> ApiResult<types::Chain, CloneError> {
         const OPERATION: OperationInfo = OperationInfo::get("/ops/clone", "clone")
             .secured(&[&["build"], &["timeout"]]);
         let query = options.query()?;
@@ -951,7 +937,7 @@ impl Client {
     pub async fn _1st(
         &self,
         body: &types::Loose,
-    ) -> Result<ResponseValue<types::V1stOkBody>, Error<V1stError>> {
+    ) -> ApiResult<types::V1stOkBody, V1stError> {
         const OPERATION: OperationInfo = OperationInfo::post("/ops/1st", "1st")
             .secured(&[&["build"], &["timeout"]]);
         let body = request::to_json(body)?;
@@ -968,7 +954,7 @@ impl Client {
     /// let response = client.new().await?;
     /// ```
     #[allow(clippy::new_ret_no_self, clippy::wrong_self_convention)]
-    pub async fn new(&self) -> Result<ResponseValue<()>, Error<NewError>> {
+    pub async fn new(&self) -> ApiResult<(), NewError> {
         const OPERATION: OperationInfo = OperationInfo::post(
                 "/ops/conventions/new",
                 "new",
@@ -985,7 +971,7 @@ impl Client {
     /// let response = client.from_text().await?;
     /// ```
     #[allow(clippy::wrong_self_convention)]
-    pub async fn from_text(&self) -> Result<ResponseValue<()>, Error<FromTextError>> {
+    pub async fn from_text(&self) -> ApiResult<(), FromTextError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/ops/conventions/from",
                 "fromText",
@@ -1002,7 +988,7 @@ impl Client {
     /// let response = client.into_pdf().await?;
     /// ```
     #[allow(clippy::wrong_self_convention)]
-    pub async fn into_pdf(&self) -> Result<ResponseValue<()>, Error<IntoPdfError>> {
+    pub async fn into_pdf(&self) -> ApiResult<(), IntoPdfError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/ops/conventions/into",
                 "intoPdf",
@@ -1018,7 +1004,7 @@ impl Client {
     /// ```ignore
     /// let response = client.as_json().await?;
     /// ```
-    pub async fn as_json(&self) -> Result<ResponseValue<()>, Error<AsJsonError>> {
+    pub async fn as_json(&self) -> ApiResult<(), AsJsonError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/ops/conventions/as",
                 "asJson",
@@ -1034,7 +1020,7 @@ impl Client {
     /// ```ignore
     /// let response = client.to_csv().await?;
     /// ```
-    pub async fn to_csv(&self) -> Result<ResponseValue<()>, Error<ToCsvError>> {
+    pub async fn to_csv(&self) -> ApiResult<(), ToCsvError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/ops/conventions/to",
                 "toCsv",
@@ -1051,7 +1037,7 @@ impl Client {
     /// let response = client.to_csv_mut().await?;
     /// ```
     #[allow(clippy::wrong_self_convention)]
-    pub async fn to_csv_mut(&self) -> Result<ResponseValue<()>, Error<ToCsvMutError>> {
+    pub async fn to_csv_mut(&self) -> ApiResult<(), ToCsvMutError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/ops/conventions/to-mut",
                 "toCsvMut",
@@ -1067,7 +1053,7 @@ impl Client {
     /// ```ignore
     /// let response = client.is_ready().await?;
     /// ```
-    pub async fn is_ready(&self) -> Result<ResponseValue<()>, Error<IsReadyError>> {
+    pub async fn is_ready(&self) -> ApiResult<(), IsReadyError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/ops/conventions/is",
                 "isReady",
@@ -1083,7 +1069,7 @@ impl Client {
     /// ```ignore
     /// let response = client.next().await?;
     /// ```
-    pub async fn next(&self) -> Result<ResponseValue<()>, Error<NextError>> {
+    pub async fn next(&self) -> ApiResult<(), NextError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/ops/conventions/next",
                 "next",
@@ -1100,7 +1086,7 @@ impl Client {
     /// let response = client.from_str().await?;
     /// ```
     #[allow(clippy::wrong_self_convention)]
-    pub async fn from_str(&self) -> Result<ResponseValue<()>, Error<FromStrError>> {
+    pub async fn from_str(&self) -> ApiResult<(), FromStrError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/ops/conventions/from-str",
                 "fromStr",
@@ -1116,7 +1102,7 @@ impl Client {
     /// ```ignore
     /// let response = client.default().await?;
     /// ```
-    pub async fn default(&self) -> Result<ResponseValue<()>, Error<DefaultError>> {
+    pub async fn default(&self) -> ApiResult<(), DefaultError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/ops/conventions/default",
                 "default",
@@ -1133,7 +1119,7 @@ impl Client {
     /// let response = client.from_iter().await?;
     /// ```
     #[allow(clippy::wrong_self_convention)]
-    pub async fn from_iter(&self) -> Result<ResponseValue<()>, Error<FromIterError>> {
+    pub async fn from_iter(&self) -> ApiResult<(), FromIterError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/ops/conventions/from-iter",
                 "from_iter",

@@ -39,7 +39,7 @@ use std::process::ExitCode;
 type Outcome<T = ExitCode> = Result<T, ExitCode>;
 use clap::{ArgMatches, Command};
 use answers_client::client::*;
-use answers_client::{Client, Error, RequestOptions, ResponseValue};
+use answers_client::{ApiResult, Client, Error, RequestOptions};
 use answers_client::runtime::progress::Direction;
 use answers_client::types;
 use answers_client::runtime::request::Upload;
@@ -113,30 +113,59 @@ const ENABLED: &[&str] = &[
     "posters",
 ];
 
-/// What every subcommand's call needs: the client, the runtime that drives it, and the
-/// flags that shape the output.
+/// What runs a subcommand: its call (the client, the global flags) and its flags.
+type Run = fn(&Call, &ArgMatches) -> Outcome;
+
+/// The tables of the subcommands' functions, one a feature this build has on.
+const ALL_FUNCTIONS: &[&[(&str, Run)]] = &[
+    #[cfg(feature = "owners")]
+    operations_owners::FUNCTIONS,
+    #[cfg(feature = "lateness")]
+    operations_lateness::FUNCTIONS,
+    #[cfg(feature = "hold")]
+    operations_hold::FUNCTIONS,
+    #[cfg(feature = "report")]
+    operations_report::FUNCTIONS,
+    #[cfg(feature = "profile")]
+    operations_profile::FUNCTIONS,
+    #[cfg(feature = "motd")]
+    operations_motd::FUNCTIONS,
+    #[cfg(feature = "calls")]
+    operations_calls::FUNCTIONS,
+    #[cfg(feature = "speech")]
+    operations_speech::FUNCTIONS,
+    #[cfg(feature = "documents")]
+    operations_documents::FUNCTIONS,
+    #[cfg(feature = "tokens")]
+    operations_tokens::FUNCTIONS,
+    #[cfg(feature = "blobs")]
+    operations_blobs::FUNCTIONS,
+    #[cfg(feature = "images")]
+    operations_images::FUNCTIONS,
+    #[cfg(feature = "assets")]
+    operations_assets::FUNCTIONS,
+    #[cfg(feature = "notes")]
+    operations_notes::FUNCTIONS,
+    #[cfg(feature = "albums")]
+    operations_albums::FUNCTIONS,
+    #[cfg(feature = "posters")]
+    operations_posters::FUNCTIONS,
+];
+
+/// What every subcommand's call needs: the client, the runtime that drives it, the
+/// flags that shape the output, and the operation it calls.
 struct Call {
     client: Client,
     runtime: tokio::runtime::Runtime,
-    /// Whether the environment holds credentials.
-    credentials: bool,
     /// `--json`: the answer is printed as JSON, not as a table.
     json: bool,
     /// `--verbose` and `--raw`.
     output: support::Output,
-}
-
-impl Call {
-    /// Drives the client's call to its end on this command line's runtime.
-    fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
-        self.runtime.block_on(call)
-    }
-
-    /// `Err`, the usage error `message` (naming the variables to set), when the
-    /// environment holds no credentials.
-    fn needs_credentials(&self, message: &str) -> Outcome<()> {
-        if self.credentials { Ok(()) } else { Err(support::usage(message)) }
-    }
+    /// The operation's id, which warnings name.
+    operation: String,
+    /// The document's deprecation note, when it deprecates the operation: a warning
+    /// before the call, and the answer's `Deprecation` headers are not repeated.
+    deprecated: Option<String>,
 }
 
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
@@ -204,289 +233,219 @@ fn run(m: &ArgMatches) -> Outcome {
             eprintln!("error: cannot start the async runtime: {e}");
             ExitCode::from(support::FAILED)
         })?;
-    let call = Call {
-        client,
-        runtime,
-        credentials,
-        json,
-        output,
-    };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
     };
-    match command {
-        #[cfg(feature = "owners")]
-        "get-current-owner" => get_current_owner(&call, m),
-        #[cfg(feature = "owners")]
-        "list-owners" => list_owners(&call, m),
-        #[cfg(feature = "owners")]
-        "delete-owner" => delete_owner(&call, m),
-        #[cfg(feature = "lateness")]
-        "get-lateness" => get_lateness(&call, m),
-        #[cfg(feature = "hold")]
-        "hold" => hold(&call, m),
-        #[cfg(feature = "report")]
-        "get-report" => get_report(&call, m),
-        #[cfg(feature = "profile")]
-        "get-profile" => get_profile(&call, m),
-        #[cfg(feature = "motd")]
-        "get-motd" => get_motd(&call, m),
-        #[cfg(feature = "calls")]
-        "list-tool-calls" => list_tool_calls(&call, m),
-        #[cfg(feature = "speech")]
-        "get-speech" => get_speech(&call, m),
-        #[cfg(feature = "documents")]
-        "get-document" => get_document(&call, m),
-        #[cfg(feature = "tokens")]
-        "check-token" => check_token(&call, m),
-        #[cfg(feature = "blobs")]
-        "put-blob" => put_blob(&call, m),
-        #[cfg(feature = "images")]
-        "put-image" => put_image(&call, m),
-        #[cfg(feature = "assets")]
-        "add-asset" => add_asset(&call, m),
-        #[cfg(feature = "notes")]
-        "add-note" => add_note(&call, m),
-        #[cfg(feature = "albums")]
-        "add-album" => add_album(&call, m),
-        #[cfg(feature = "posters")]
-        "add-poster" => add_poster(&call, m),
-        other => Err(support::usage(&format!("unknown command `{other}`"))),
+    let chosen = support::commands::chosen(COMMANDS, command);
+    if let Some(message) = &chosen.needs_credentials && !credentials {
+        return Err(support::usage(message));
     }
+    let Some(run) = support::commands::function(ALL_FUNCTIONS, &chosen.function) else {
+        return Err(support::usage(&format!("unknown command `{command}`")));
+    };
+    let call = Call {
+        client,
+        runtime,
+        json,
+        output,
+        operation: chosen.operation,
+        deprecated: chosen.deprecated,
+    };
+    run(&call, m)
 }
-
-#[cfg(feature = "owners")]
-use operations_owners::*;
 
 #[cfg(feature = "owners")]
 mod operations_owners {
     use super::*;
 
     /// `get-current-owner`: calls `getCurrentOwner`.
-    pub(super) fn get_current_owner(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-        )?;
-        let result = call.block_on(call.client.get_current_owner());
-        Ok(finish(call, ("getCurrentOwner", false), result))
+    fn get_current_owner(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.get_current_owner())
     }
 
     /// `list-owners`: calls `listOwners`.
-    pub(super) fn list_owners(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-        )?;
-        let result = call.block_on(call.client.list_owners());
-        Ok(finish(call, ("listOwners", false), result))
+    fn list_owners(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.list_owners())
     }
 
     /// `delete-owner`: calls `deleteOwner`.
-    pub(super) fn delete_owner(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-        )?;
+    fn delete_owner(call: &Call, m: &ArgMatches) -> Outcome {
         let id: i64 = support::required(m, "id")?;
-        let result = call.block_on(call.client.delete_owner(id));
-        Ok(finish(call, ("deleteOwner", false), result))
+        call.finish(call.client.delete_owner(id))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[get_current_owner, list_owners, delete_owner];
     }
 }
-
-#[cfg(feature = "lateness")]
-use operations_lateness::*;
 
 #[cfg(feature = "lateness")]
 mod operations_lateness {
     use super::*;
 
     /// `get-lateness`: calls `getLateness`.
-    pub(super) fn get_lateness(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-        )?;
-        let result = call.block_on(call.client.get_lateness());
-        Ok(finish(call, ("getLateness", false), result))
+    fn get_lateness(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.get_lateness())
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[get_lateness];
     }
 }
-
-#[cfg(feature = "hold")]
-use operations_hold::*;
 
 #[cfg(feature = "hold")]
 mod operations_hold {
     use super::*;
 
     /// `hold`: calls `hold`.
-    pub(super) fn hold(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-        )?;
-        let result = call.block_on(call.client.hold());
-        Ok(finish(call, ("hold", false), result))
+    fn hold(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.hold())
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[hold];
     }
 }
-
-#[cfg(feature = "report")]
-use operations_report::*;
 
 #[cfg(feature = "report")]
 mod operations_report {
     use super::*;
 
     /// `get-report`: calls `getReport`.
-    pub(super) fn get_report(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-        )?;
-        let result = call.block_on(call.client.get_report());
-        Ok(finish(call, ("getReport", false), result))
+    fn get_report(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.get_report())
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[get_report];
     }
 }
-
-#[cfg(feature = "profile")]
-use operations_profile::*;
 
 #[cfg(feature = "profile")]
 mod operations_profile {
     use super::*;
 
     /// `get-profile`: calls `getProfile`.
-    pub(super) fn get_profile(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-        )?;
-        let result = call.block_on(call.client.get_profile());
-        Ok(finish(call, ("getProfile", false), result))
+    fn get_profile(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.get_profile())
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[get_profile];
     }
 }
-
-#[cfg(feature = "motd")]
-use operations_motd::*;
 
 #[cfg(feature = "motd")]
 mod operations_motd {
     use super::*;
 
     /// `get-motd`: calls `getMotd`.
-    pub(super) fn get_motd(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-        )?;
-        let result = call.block_on(call.client.get_motd());
-        Ok(finish(call, ("getMotd", false), result))
+    fn get_motd(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.get_motd())
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[get_motd];
     }
 }
-
-#[cfg(feature = "calls")]
-use operations_calls::*;
 
 #[cfg(feature = "calls")]
 mod operations_calls {
     use super::*;
 
     /// `list-tool-calls`: calls `listToolCalls`.
-    pub(super) fn list_tool_calls(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-        )?;
-        let result = call.block_on(call.client.list_tool_calls());
-        Ok(finish(call, ("listToolCalls", false), result))
+    fn list_tool_calls(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.list_tool_calls())
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[list_tool_calls];
     }
 }
-
-#[cfg(feature = "speech")]
-use operations_speech::*;
 
 #[cfg(feature = "speech")]
 mod operations_speech {
     use super::*;
 
     /// `get-speech`: calls `getSpeech`.
-    pub(super) fn get_speech(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-        )?;
+    fn get_speech(call: &Call, m: &ArgMatches) -> Outcome {
         let text: String = support::required(m, "text")?;
-        let result = call.block_on(call.client.get_speech(&text));
-        Ok(
-            finish_bytes(
-                call,
-                ("getSpeech", false),
-                result,
-                (m.get_one::<String>("output"), "audio/mpeg"),
-            ),
-        )
+        call.finish_bytes(call.client.get_speech(&text), m, "audio/mpeg")
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[get_speech];
     }
 }
-
-#[cfg(feature = "documents")]
-use operations_documents::*;
 
 #[cfg(feature = "documents")]
 mod operations_documents {
     use super::*;
 
     /// `get-document`: calls `getDocument`.
-    pub(super) fn get_document(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-        )?;
+    fn get_document(call: &Call, m: &ArgMatches) -> Outcome {
         let id: String = support::required(m, "id")?;
         let options = GetDocumentOptions::default()
             .with_version(support::optional::<i64>(m, "version")?);
-        let result = call.block_on(call.client.get_document_with(&id, options));
-        Ok(finish(call, ("getDocument", false), result))
+        call.finish(call.client.get_document_with(&id, options))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[get_document];
     }
 }
-
-#[cfg(feature = "tokens")]
-use operations_tokens::*;
 
 #[cfg(feature = "tokens")]
 mod operations_tokens {
     use super::*;
 
     /// `check-token`: calls `checkToken`.
-    pub(super) fn check_token(call: &Call, m: &ArgMatches) -> Outcome {
+    fn check_token(call: &Call, m: &ArgMatches) -> Outcome {
         let authorization: String = support::required(m, "authorization")?;
         let body: Option<types::CheckTokenBody> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-        let result = call.block_on(call.client.check_token(&authorization, &body));
-        Ok(finish(call, ("checkToken", false), result))
+        call.finish(call.client.check_token(&authorization, &body))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[check_token];
     }
 }
-
-#[cfg(feature = "blobs")]
-use operations_blobs::*;
 
 #[cfg(feature = "blobs")]
 mod operations_blobs {
     use super::*;
 
     /// `put-blob`: calls `putBlob`.
-    pub(super) fn put_blob(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-        )?;
+    fn put_blob(call: &Call, m: &ArgMatches) -> Outcome {
         let name: String = support::required(m, "name")?;
         let body = support::upload::raw_body(m)?.map(Into::into);
         let body = support::needed(body, support::NEEDS_FILE_BODY)?;
-        let result = call.block_on(call.client.put_blob(&name, &body));
-        Ok(finish(call, ("putBlob", false), result))
+        call.finish(call.client.put_blob(&name, &body))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[put_blob];
     }
 }
-
-#[cfg(feature = "images")]
-use operations_images::*;
 
 #[cfg(feature = "images")]
 mod operations_images {
     use super::*;
 
     /// `put-image`: calls `putImage`.
-    pub(super) fn put_image(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-        )?;
+    fn put_image(call: &Call, m: &ArgMatches) -> Outcome {
         let name: String = support::required(m, "name")?;
         let media = support::upload::body_media(m, &["image/png", "image/jpeg"])?;
         let body = support::upload::raw_body(m)?
@@ -495,23 +454,21 @@ mod operations_images {
                 None => Upload::from(bytes),
             });
         let body = support::needed(body, support::NEEDS_FILE_BODY)?;
-        let result = call.block_on(call.client.put_image(&name, body));
-        Ok(finish(call, ("putImage", false), result))
+        call.finish(call.client.put_image(&name, body))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[put_image];
     }
 }
-
-#[cfg(feature = "assets")]
-use operations_assets::*;
 
 #[cfg(feature = "assets")]
 mod operations_assets {
     use super::*;
 
     /// `add-asset`: calls `addAsset`.
-    pub(super) fn add_asset(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-        )?;
+    fn add_asset(call: &Call, m: &ArgMatches) -> Outcome {
         let media = support::upload::body_media(m, &["*/*"])?;
         let body = support::upload::raw_body(m)?
             .map(|bytes| match media {
@@ -519,42 +476,38 @@ mod operations_assets {
                 None => Upload::from(bytes),
             });
         let body = support::needed(body, support::NEEDS_FILE_BODY)?;
-        let result = call.block_on(call.client.add_asset(body));
-        Ok(finish(call, ("addAsset", false), result))
+        call.finish(call.client.add_asset(body))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[add_asset];
     }
 }
-
-#[cfg(feature = "notes")]
-use operations_notes::*;
 
 #[cfg(feature = "notes")]
 mod operations_notes {
     use super::*;
 
     /// `add-note`: calls `addNote`.
-    pub(super) fn add_note(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-        )?;
+    fn add_note(call: &Call, m: &ArgMatches) -> Outcome {
         let body = support::upload::text_body(m)?;
         let body = support::needed(body, support::NEEDS_TEXT_BODY)?;
-        let result = call.block_on(call.client.add_note(&body));
-        Ok(finish(call, ("addNote", false), result))
+        call.finish(call.client.add_note(&body))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[add_note];
     }
 }
-
-#[cfg(feature = "albums")]
-use operations_albums::*;
 
 #[cfg(feature = "albums")]
 mod operations_albums {
     use super::*;
 
     /// `add-album`: calls `addAlbum`.
-    pub(super) fn add_album(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-        )?;
+    fn add_album(call: &Call, m: &ArgMatches) -> Outcome {
         let body = match support::upload::multipart(
             m,
             &[
@@ -599,24 +552,22 @@ mod operations_albums {
             None => None,
         };
         let body = support::needed(body, support::NEEDS_FORM)?;
-        let result = call.block_on(call.client.add_album(&body));
-        Ok(finish(call, ("addAlbum", false), result))
+        call.finish(call.client.add_album(&body))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[add_album];
     }
 }
-
-#[cfg(feature = "posters")]
-use operations_posters::*;
 
 #[cfg(feature = "posters")]
 mod operations_posters {
     use super::*;
 
     /// `add-poster`: calls `addPoster`.
-    pub(super) fn add_poster(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-        )?;
-        let result = match support::upload::multipart_instead(
+    fn add_poster(call: &Call, m: &ArgMatches) -> Outcome {
+        let parts = support::upload::multipart_instead(
             m,
             &[
                 support::upload::PartSpec {
@@ -634,62 +585,24 @@ mod operations_posters {
                     media: None,
                 },
             ],
-        )? {
+        )?;
+        let answer: std::pin::Pin<Box<dyn Future<Output = _> + '_>> = match parts {
             Some(parts) => {
                 let form = form(parts)?;
-                call.block_on(call.client.add_poster_multipart(&form))
+                Box::pin(async move { call.client.add_poster_multipart(&form).await })
             }
             None => {
                 let body: Option<types::AddPosterBody> = support::body(m)?;
                 let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-                call.block_on(call.client.add_poster(&body))
+                Box::pin(async move { call.client.add_poster(&body).await })
             }
         };
-        Ok(finish(call, ("addPoster", false), result))
+        call.finish(answer)
     }
-}
 
-/// Prints the answer (or the error) and the requested extras; the exit status.
-fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-    call: &Call,
-    operation: (&str, bool),
-    result: Result<ResponseValue<T>, Error<E>>,
-) -> ExitCode {
-    report(
-        &call.client,
-        operation,
-        result,
-        call.output,
-        |value| support::print_value(value, call.json),
-    )
-}
-
-/// As `finish`, for answers that are bytes: written as they are to `--output FILE`
-/// or standard output, never printed as JSON. `to`: the `--output` flag's value and
-/// the answer's media type.
-fn finish_bytes<T: AsRef<[u8]>, E: std::fmt::Debug + serde::Serialize>(
-    call: &Call,
-    operation: (&str, bool),
-    result: Result<ResponseValue<T>, Error<E>>,
-    to: (Option<&String>, &str),
-) -> ExitCode {
-    let mut written = Ok(());
-    let code = report(
-        &call.client,
-        operation,
-        result,
-        call.output,
-        |bytes| {
-            written = support::write_bytes(
-                bytes.as_ref(),
-                to.0.map(String::as_str),
-                to.1,
-            );
-        },
-    );
-    match written {
-        Ok(()) => code,
-        Err(e) => support::failed(&e),
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[add_poster];
     }
 }
 
@@ -713,66 +626,110 @@ fn form(
     Ok(form)
 }
 
-/// `operation`: its id, and whether the document deprecates it (then the warning was
-/// printed before the call, and the answer's `Deprecation` headers are not repeated).
-fn report<T, E: std::fmt::Debug + serde::Serialize>(
-    client: &Client,
-    operation: (&str, bool),
-    result: Result<ResponseValue<T>, Error<E>>,
-    output: support::Output,
-    print: impl FnOnce(&T),
-) -> ExitCode {
-    let code = match result {
-        Ok(response) => {
-            if !operation.1 {
-                support::warn_deprecation(operation.0, response.headers());
-            }
-            if !response.status_documented() {
-                support::warn_undocumented(operation.0, response.status());
-            }
-            if output.raw {
-                support::write_raw(response.raw_body());
-            } else {
-                print(&*response);
-            }
-            ExitCode::SUCCESS
+impl Call {
+    /// Drives the client's call to its end on this command line's runtime, once its
+    /// flags are read (a usage error comes without the deprecation warning).
+    fn block_on<F: Future>(&self, call: F) -> F::Output {
+        if let Some(note) = &self.deprecated {
+            eprintln!("warning: `{}` is deprecated: {note}", self.operation);
         }
-        Err(error) => {
-            if let (true, Some(body)) = (output.raw, error.raw_body()) {
-                support::write_raw(body);
-            }
-            match &error {
-                Error::Decode { status, path, message, body, .. } => {
-                    support::print_decode_error(
-                        *status,
-                        (path, message),
-                        body,
-                        error.retry_after(),
-                    );
-                }
-                _ => {
-                    let body = match error.api_body() {
-                        Some(body) => serde_json::to_value(body).ok(),
-                        None => {
-                            error
-                                .body_bytes()
-                                .and_then(|b| serde_json::from_slice(b).ok())
-                        }
-                    };
-                    support::print_error(
-                        error.status(),
-                        error.retry_after(),
-                        body,
-                        &error.to_string(),
-                    );
-                }
-            }
-            ExitCode::from(support::FAILED)
-        }
-    };
-    if output.verbose {
-        let state = client.last_rate_limit();
-        support::print_rate_limit(state.limit, state.remaining, state.reset);
+        self.runtime.block_on(call)
     }
-    code
+
+    /// Drives the call and prints the answer (or the error) and the requested extras.
+    fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
+        &self,
+        answer: impl Future<Output = ApiResult<T, E>>,
+    ) -> Outcome {
+        let result = self.block_on(answer);
+        Ok(self.report(result, |value| support::print_value(value, self.json)))
+    }
+
+    /// As `finish`, for answers that are bytes: written as they are to `--output FILE`
+    /// (a flag of `m`) or standard output, never printed as JSON; `media` is the
+    /// answer's media type.
+    fn finish_bytes<T: AsRef<[u8]>, E: std::fmt::Debug + serde::Serialize>(
+        &self,
+        answer: impl Future<Output = ApiResult<T, E>>,
+        m: &ArgMatches,
+        media: &str,
+    ) -> Outcome {
+        let result = self.block_on(answer);
+        let to = m.get_one::<String>("output").map(String::as_str);
+        let mut written = Ok(());
+        let code = self
+            .report(
+                result,
+                |bytes| {
+                    written = support::write_bytes(bytes.as_ref(), to, media);
+                },
+            );
+        match written {
+            Ok(()) => Ok(code),
+            Err(e) => Ok(support::failed(&e)),
+        }
+    }
+
+    /// Prints the answer with `print` (or the error), then the requested extras; the exit
+    /// status.
+    fn report<T, E: std::fmt::Debug + serde::Serialize>(
+        &self,
+        result: ApiResult<T, E>,
+        print: impl FnOnce(&T),
+    ) -> ExitCode {
+        let output = self.output;
+        let code = match result {
+            Ok(response) => {
+                if self.deprecated.is_none() {
+                    support::warn_deprecation(&self.operation, response.headers());
+                }
+                if !response.status_documented() {
+                    support::warn_undocumented(&self.operation, response.status());
+                }
+                if output.raw {
+                    support::write_raw(response.raw_body());
+                } else {
+                    print(&*response);
+                }
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                if let (true, Some(body)) = (output.raw, error.raw_body()) {
+                    support::write_raw(body);
+                }
+                match &error {
+                    Error::Decode { status, path, message, body, .. } => {
+                        support::print_decode_error(
+                            *status,
+                            (path, message),
+                            body,
+                            error.retry_after(),
+                        );
+                    }
+                    _ => {
+                        let body = match error.api_body() {
+                            Some(body) => serde_json::to_value(body).ok(),
+                            None => {
+                                error
+                                    .body_bytes()
+                                    .and_then(|b| serde_json::from_slice(b).ok())
+                            }
+                        };
+                        support::print_error(
+                            error.status(),
+                            error.retry_after(),
+                            body,
+                            &error.to_string(),
+                        );
+                    }
+                }
+                ExitCode::from(support::FAILED)
+            }
+        };
+        if output.verbose {
+            let state = self.client.last_rate_limit();
+            support::print_rate_limit(state.limit, state.remaining, state.reset);
+        }
+        code
+    }
 }

@@ -30,8 +30,8 @@ use crate::types;
 use std::sync::Arc;
 use std::time::Duration;
 use crate::runtime::codegen::{
-    request, response, Credentials, Error, OperationInfo, Query, RateLimit, Raw,
-    ResponseValue, RetryPolicy, SchemeKind, Secret, SecurityScheme, ToParam, Transport,
+    request, response, ApiResult, Credentials, Error, OperationInfo, Query, RateLimit,
+    Raw, RetryPolicy, SchemeKind, Secret, SecurityScheme, ToParam, Transport,
 };
 
 /// The servers the document lists; any other URL works with [`Client::builder`].
@@ -260,7 +260,7 @@ impl Client {
     /// ```
     pub async fn get_current_owner(
         &self,
-    ) -> Result<ResponseValue<Option<types::Owner>>, Error<GetCurrentOwnerError>> {
+    ) -> ApiResult<Option<types::Owner>, GetCurrentOwnerError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/owners/current",
                 "getCurrentOwner",
@@ -279,7 +279,7 @@ impl Client {
     /// ```
     pub async fn list_owners(
         &self,
-    ) -> Result<ResponseValue<Option<Vec<types::Owner>>>, Error<ListOwnersError>> {
+    ) -> ApiResult<Option<Vec<types::Owner>>, ListOwnersError> {
         const OPERATION: OperationInfo = OperationInfo::get("/owners", "listOwners")
             .secured(&[&["basic"]]);
         let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
@@ -293,10 +293,7 @@ impl Client {
     /// ```ignore
     /// let response = client.delete_owner(1).await?;
     /// ```
-    pub async fn delete_owner(
-        &self,
-        id: i64,
-    ) -> Result<ResponseValue<()>, Error<DeleteOwnerError>> {
+    pub async fn delete_owner(&self, id: i64) -> ApiResult<(), DeleteOwnerError> {
         const OPERATION: OperationInfo = OperationInfo::delete(
                 "/owners/{id}",
                 "deleteOwner",
@@ -319,9 +316,7 @@ impl Client {
     /// ```ignore
     /// let response = client.get_lateness().await?;
     /// ```
-    pub async fn get_lateness(
-        &self,
-    ) -> Result<ResponseValue<Option<f64>>, Error<GetLatenessError>> {
+    pub async fn get_lateness(&self) -> ApiResult<Option<f64>, GetLatenessError> {
         const OPERATION: OperationInfo = OperationInfo::get("/lateness", "getLateness")
             .secured(&[&["basic"]]);
         let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
@@ -339,7 +334,7 @@ impl Client {
     /// ```ignore
     /// let response = client.hold().await?;
     /// ```
-    pub async fn hold(&self) -> Result<ResponseValue<()>, Error<HoldError>> {
+    pub async fn hold(&self) -> ApiResult<(), HoldError> {
         const OPERATION: OperationInfo = OperationInfo::post("/hold", "hold")
             .secured(&[&["basic"]]);
         let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
@@ -357,9 +352,7 @@ impl Client {
     /// ```ignore
     /// let response = client.get_report().await?;
     /// ```
-    pub async fn get_report(
-        &self,
-    ) -> Result<ResponseValue<serde_json::Value>, Error<GetReportError>> {
+    pub async fn get_report(&self) -> ApiResult<serde_json::Value, GetReportError> {
         const OPERATION: OperationInfo = OperationInfo::get("/report", "getReport")
             .secured(&[&["basic"]])
             .accepts(Some("*/*, application/json"));
@@ -378,9 +371,7 @@ impl Client {
     /// ```ignore
     /// let response = client.get_profile().await?;
     /// ```
-    pub async fn get_profile(
-        &self,
-    ) -> Result<ResponseValue<types::Owner>, Error<GetProfileError>> {
+    pub async fn get_profile(&self) -> ApiResult<types::Owner, GetProfileError> {
         const OPERATION: OperationInfo = OperationInfo::get("/profile", "getProfile")
             .secured(&[&["basic"]])
             .accepts(Some("application/vnd.api+json"));
@@ -399,7 +390,7 @@ impl Client {
     /// ```ignore
     /// let response = client.get_motd().await?;
     /// ```
-    pub async fn get_motd(&self) -> Result<ResponseValue<String>, Error<GetMotdError>> {
+    pub async fn get_motd(&self) -> ApiResult<String, GetMotdError> {
         const OPERATION: OperationInfo = OperationInfo::get("/motd", "getMotd")
             .secured(&[&["basic"]])
             .accepts(Some("*/*"));
@@ -422,7 +413,7 @@ impl Client {
     /// ```
     pub async fn list_tool_calls(
         &self,
-    ) -> Result<ResponseValue<types::ListToolCallsOkBody>, Error<ListToolCallsError>> {
+    ) -> ApiResult<types::ListToolCallsOkBody, ListToolCallsError> {
         const OPERATION: OperationInfo = OperationInfo::get("/calls", "listToolCalls")
             .secured(&[&["basic"]]);
         let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
@@ -443,7 +434,7 @@ impl Client {
     pub async fn get_speech(
         &self,
         text: &str,
-    ) -> Result<ResponseValue<bytes::Bytes>, Error<GetSpeechError>> {
+    ) -> ApiResult<bytes::Bytes, GetSpeechError> {
         const OPERATION: OperationInfo = OperationInfo::get("/speech", "getSpeech")
             .secured(&[&["basic"]])
             .accepts(Some("audio/mpeg, application/json"));
@@ -465,9 +456,7 @@ impl Client {
     /// ```ignore
     /// let response = client.open_socket().await?;
     /// ```
-    pub async fn open_socket(
-        &self,
-    ) -> Result<ResponseValue<()>, Error<OpenSocketError>> {
+    pub async fn open_socket(&self) -> ApiResult<(), OpenSocketError> {
         const OPERATION: OperationInfo = OperationInfo::get("/socket", "openSocket")
             .secured(&[&["basic"]]);
         let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
@@ -491,7 +480,7 @@ impl Client {
     pub async fn get_document(
         &self,
         id: &str,
-    ) -> Result<ResponseValue<types::GetDocumentOkBody>, Error<GetDocumentError>> {
+    ) -> ApiResult<types::GetDocumentOkBody, GetDocumentError> {
         self.get_document_with(id, Default::default()).await
     }
 
@@ -502,7 +491,7 @@ impl Client {
         &self,
         id: &str,
         options: GetDocumentOptions,
-    ) -> Result<ResponseValue<types::GetDocumentOkBody>, Error<GetDocumentError>> {
+    ) -> ApiResult<types::GetDocumentOkBody, GetDocumentError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/documents/{id}",
                 "getDocument",
@@ -532,7 +521,7 @@ impl Client {
         &self,
         authorization: &str,
         body: &types::CheckTokenBody,
-    ) -> Result<ResponseValue<types::CheckTokenOkBody>, Error<CheckTokenError>> {
+    ) -> ApiResult<types::CheckTokenOkBody, CheckTokenError> {
         const OPERATION: OperationInfo = OperationInfo::post(
             "/tokens/check",
             "checkToken",
@@ -587,7 +576,7 @@ impl Client {
         &self,
         name: &str,
         body: &bytes::Bytes,
-    ) -> Result<ResponseValue<String>, Error<PutBlobError>> {
+    ) -> ApiResult<String, PutBlobError> {
         const OPERATION: OperationInfo = OperationInfo::put("/blobs/{name}", "putBlob")
             .secured(&[&["basic"]])
             .accepts(Some("text/plain"))
@@ -621,7 +610,7 @@ impl Client {
         &self,
         name: &str,
         body: impl Into<crate::runtime::codegen::Upload>,
-    ) -> Result<ResponseValue<String>, Error<PutImageError>> {
+    ) -> ApiResult<String, PutImageError> {
         const OPERATION: OperationInfo = OperationInfo::put("/images/{name}", "putImage")
             .secured(&[&["basic"]])
             .accepts(Some("text/plain"))
@@ -670,7 +659,7 @@ impl Client {
     pub async fn add_asset(
         &self,
         body: impl Into<crate::runtime::codegen::Upload>,
-    ) -> Result<ResponseValue<String>, Error<AddAssetError>> {
+    ) -> ApiResult<String, AddAssetError> {
         const OPERATION: OperationInfo = OperationInfo::post("/assets", "addAsset")
             .secured(&[&["basic"]])
             .accepts(Some("text/plain"))
@@ -713,10 +702,7 @@ impl Client {
     /// ```ignore
     /// let response = client.add_note("text").await?;
     /// ```
-    pub async fn add_note(
-        &self,
-        body: &str,
-    ) -> Result<ResponseValue<String>, Error<AddNoteError>> {
+    pub async fn add_note(&self, body: &str) -> ApiResult<String, AddNoteError> {
         const OPERATION: OperationInfo = OperationInfo::post("/notes", "addNote")
             .secured(&[&["basic"]])
             .accepts(Some("text/plain"))
@@ -751,7 +737,7 @@ impl Client {
     pub async fn add_album(
         &self,
         body: &crate::runtime::codegen::Form,
-    ) -> Result<ResponseValue<types::AddAlbumOkBody>, Error<AddAlbumError>> {
+    ) -> ApiResult<types::AddAlbumOkBody, AddAlbumError> {
         const OPERATION: OperationInfo = OperationInfo::post("/albums", "addAlbum")
             .secured(&[&["basic"]])
             .sends("multipart/form-data");
@@ -796,7 +782,7 @@ impl Client {
     pub async fn add_poster(
         &self,
         body: &types::AddPosterBody,
-    ) -> Result<ResponseValue<types::AddPosterOkBody>, Error<AddPosterError>> {
+    ) -> ApiResult<types::AddPosterOkBody, AddPosterError> {
         const OPERATION: OperationInfo = OperationInfo::post("/posters", "addPoster")
             .secured(&[&["basic"]]);
         let body = request::to_json(body)?;
@@ -816,7 +802,7 @@ impl Client {
     pub async fn add_poster_multipart(
         &self,
         body: &crate::runtime::codegen::Form,
-    ) -> Result<ResponseValue<types::AddPosterOkBody>, Error<AddPosterError>> {
+    ) -> ApiResult<types::AddPosterOkBody, AddPosterError> {
         const OPERATION: OperationInfo = OperationInfo::post("/posters", "addPoster")
             .secured(&[&["basic"]])
             .sends("multipart/form-data");

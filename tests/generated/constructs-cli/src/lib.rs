@@ -36,7 +36,7 @@ use std::process::ExitCode;
 type Outcome<T = ExitCode> = Result<T, ExitCode>;
 use clap::{ArgMatches, Command};
 use constructs_client::client::*;
-use constructs_client::{Client, Error, RequestOptions, ResponseValue};
+use constructs_client::{ApiResult, Client, Error, RequestOptions};
 use constructs_client::runtime::progress::Direction;
 use constructs_client::types;
 use constructs_client::runtime::request::Upload;
@@ -101,30 +101,53 @@ const ENABLED: &[&str] = &[
     "unused-schemas",
 ];
 
-/// What every subcommand's call needs: the client, the runtime that drives it, and the
-/// flags that shape the output.
+/// What runs a subcommand: its call (the client, the global flags) and its flags.
+type Run = fn(&Call, &ArgMatches) -> Outcome;
+
+/// The tables of the subcommands' functions, one a feature this build has on.
+const ALL_FUNCTIONS: &[&[(&str, Run)]] = &[
+    #[cfg(feature = "trees")]
+    operations_trees::FUNCTIONS,
+    #[cfg(feature = "forms")]
+    operations_forms::FUNCTIONS,
+    #[cfg(feature = "dishes")]
+    operations_dishes::FUNCTIONS,
+    #[cfg(feature = "raw-notes")]
+    operations_raw_notes::FUNCTIONS,
+    #[cfg(feature = "videos")]
+    operations_videos::FUNCTIONS,
+    #[cfg(feature = "uploads")]
+    operations_uploads::FUNCTIONS,
+    #[cfg(feature = "blobs")]
+    operations_blobs::FUNCTIONS,
+    #[cfg(feature = "notes")]
+    operations_notes::FUNCTIONS,
+    #[cfg(feature = "tagged")]
+    operations_tagged::FUNCTIONS,
+    #[cfg(feature = "things")]
+    operations_things::FUNCTIONS,
+    #[cfg(feature = "filters")]
+    operations_filters::FUNCTIONS,
+    #[cfg(feature = "choices")]
+    operations_choices::FUNCTIONS,
+    #[cfg(feature = "labels")]
+    operations_labels::FUNCTIONS,
+];
+
+/// What every subcommand's call needs: the client, the runtime that drives it, the
+/// flags that shape the output, and the operation it calls.
 struct Call {
     client: Client,
     runtime: tokio::runtime::Runtime,
-    /// Whether the environment holds credentials.
-    credentials: bool,
     /// `--json`: the answer is printed as JSON, not as a table.
     json: bool,
     /// `--verbose` and `--raw`.
     output: support::Output,
-}
-
-impl Call {
-    /// Drives the client's call to its end on this command line's runtime.
-    fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
-        self.runtime.block_on(call)
-    }
-
-    /// `Err`, the usage error `message` (naming the variables to set), when the
-    /// environment holds no credentials.
-    fn needs_credentials(&self, message: &str) -> Outcome<()> {
-        if self.credentials { Ok(()) } else { Err(support::usage(message)) }
-    }
+    /// The operation's id, which warnings name.
+    operation: String,
+    /// The document's deprecation note, when it deprecates the operation: a warning
+    /// before the call, and the answer's `Deprecation` headers are not repeated.
+    deprecated: Option<String>,
 }
 
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
@@ -208,81 +231,55 @@ fn run(m: &ArgMatches) -> Outcome {
             eprintln!("error: cannot start the async runtime: {e}");
             ExitCode::from(support::FAILED)
         })?;
-    let call = Call {
-        client,
-        runtime,
-        credentials,
-        json,
-        output,
-    };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
     };
-    match command {
-        #[cfg(feature = "trees")]
-        "get-trees-id" => get_trees_id(&call, m),
-        #[cfg(feature = "forms")]
-        "post-forms" => post_forms(&call, m),
-        #[cfg(feature = "dishes")]
-        "add-dish" => add_dish(&call, m),
-        #[cfg(feature = "raw-notes")]
-        "put-raw-note" => put_raw_note(&call, m),
-        #[cfg(feature = "videos")]
-        "create-video" => create_video(&call, m),
-        #[cfg(feature = "uploads")]
-        "upload" => upload(&call, m),
-        #[cfg(feature = "blobs")]
-        "put-blobs" => put_blobs(&call, m),
-        #[cfg(feature = "notes")]
-        "post-notes" => post_notes(&call, m),
-        #[cfg(feature = "tagged")]
-        "list-tagged" => list_tagged(&call, m),
-        #[cfg(feature = "things")]
-        "get-things" => get_things(&call, m),
-        #[cfg(feature = "filters")]
-        "echo-filters" => echo_filters(&call, m),
-        #[cfg(feature = "choices")]
-        "echo-choices" => echo_choices(&call, m),
-        #[cfg(feature = "labels")]
-        "echo-labels" => echo_labels(&call, m),
-        other => Err(support::usage(&format!("unknown command `{other}`"))),
+    let chosen = support::commands::chosen(COMMANDS, command);
+    if let Some(message) = &chosen.needs_credentials && !credentials {
+        return Err(support::usage(message));
     }
+    let Some(run) = support::commands::function(ALL_FUNCTIONS, &chosen.function) else {
+        return Err(support::usage(&format!("unknown command `{command}`")));
+    };
+    let call = Call {
+        client,
+        runtime,
+        json,
+        output,
+        operation: chosen.operation,
+        deprecated: chosen.deprecated,
+    };
+    run(&call, m)
 }
-
-#[cfg(feature = "trees")]
-use operations_trees::*;
 
 #[cfg(feature = "trees")]
 mod operations_trees {
     use super::*;
 
     /// `get-trees-id`: calls `get_trees_id`.
-    pub(super) fn get_trees_id(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials(
-            "no credentials are set; set CONSTRUCTS_USERNAME and CONSTRUCTS_PASSWORD, or CONSTRUCTS_API_KEY",
-        )?;
+    fn get_trees_id(call: &Call, m: &ArgMatches) -> Outcome {
         let id: u32 = support::required(m, "id")?;
         let x_trace: String = support::required(m, "x-trace")?;
         let options = GetTreesIdOptions::default()
             .with_depth(support::optional::<i64>(m, "depth")?)
             .with_theme(support::optional::<types::GetTreesIdTheme>(m, "theme")?)
             .with_ids(support::optional::<Vec<i64>>(m, "ids")?);
-        let result = call.block_on(call.client.get_trees_id_with(id, &x_trace, options));
-        Ok(finish_debug(call, ("get_trees_id", false), result))
+        call.finish_debug(call.client.get_trees_id_with(id, &x_trace, options))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[get_trees_id];
     }
 }
-
-#[cfg(feature = "forms")]
-use operations_forms::*;
 
 #[cfg(feature = "forms")]
 mod operations_forms {
     use super::*;
 
     /// `post-forms`: calls `post_forms`.
-    pub(super) fn post_forms(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials("CONSTRUCTS_API_KEY is not set; set it to your API key")?;
-        let result = match support::upload::multipart_instead(
+    fn post_forms(call: &Call, m: &ArgMatches) -> Outcome {
+        let parts = support::upload::multipart_instead(
             m,
             &[
                 support::upload::PartSpec {
@@ -300,30 +297,33 @@ mod operations_forms {
                     media: None,
                 },
             ],
-        )? {
+        )?;
+        let answer: std::pin::Pin<Box<dyn Future<Output = _> + '_>> = match parts {
             Some(parts) => {
                 let form = form(parts)?;
-                call.block_on(call.client.post_forms_multipart(Some(&form)))
+                Box::pin(async move { call.client.post_forms_multipart(Some(&form)).await })
             }
             None => {
                 let body: Option<types::FormEntry> = support::body(m)?;
-                call.block_on(call.client.post_forms(body.as_ref()))
+                Box::pin(async move { call.client.post_forms(body.as_ref()).await })
             }
         };
-        Ok(finish(call, ("post_forms", false), result))
+        call.finish(answer)
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[post_forms];
     }
 }
-
-#[cfg(feature = "dishes")]
-use operations_dishes::*;
 
 #[cfg(feature = "dishes")]
 mod operations_dishes {
     use super::*;
 
     /// `add-dish`: calls `addDish`.
-    pub(super) fn add_dish(call: &Call, m: &ArgMatches) -> Outcome {
-        let result = match support::upload::multipart_instead(
+    fn add_dish(call: &Call, m: &ArgMatches) -> Outcome {
+        let parts = support::upload::multipart_instead(
             m,
             &[
                 support::upload::PartSpec {
@@ -369,30 +369,33 @@ mod operations_dishes {
                     media: None,
                 },
             ],
-        )? {
+        )?;
+        let answer: std::pin::Pin<Box<dyn Future<Output = _> + '_>> = match parts {
             Some(parts) => {
                 let form = form(parts)?;
-                call.block_on(call.client.add_dish_multipart(&form))
+                Box::pin(async move { call.client.add_dish_multipart(&form).await })
             }
             None => {
                 let body: Option<types::Dish> = support::body(m)?;
                 let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-                call.block_on(call.client.add_dish(&body))
+                Box::pin(async move { call.client.add_dish(&body).await })
             }
         };
-        Ok(finish(call, ("addDish", false), result))
+        call.finish(answer)
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[add_dish];
     }
 }
-
-#[cfg(feature = "raw-notes")]
-use operations_raw_notes::*;
 
 #[cfg(feature = "raw-notes")]
 mod operations_raw_notes {
     use super::*;
 
     /// `put-raw-note`: calls `putRawNote`.
-    pub(super) fn put_raw_note(call: &Call, m: &ArgMatches) -> Outcome {
+    fn put_raw_note(call: &Call, m: &ArgMatches) -> Outcome {
         let media = support::upload::body_media(m, &["*/*"])?;
         let body = support::upload::raw_body(m)?
             .map(|bytes| match media {
@@ -400,21 +403,22 @@ mod operations_raw_notes {
                 None => Upload::from(bytes),
             });
         let body = support::needed(body, support::NEEDS_TEXT_BODY)?;
-        let result = call.block_on(call.client.put_raw_note(body));
-        Ok(finish(call, ("putRawNote", false), result))
+        call.finish(call.client.put_raw_note(body))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[put_raw_note];
     }
 }
-
-#[cfg(feature = "videos")]
-use operations_videos::*;
 
 #[cfg(feature = "videos")]
 mod operations_videos {
     use super::*;
 
     /// `create-video`: calls `createVideo`.
-    pub(super) fn create_video(call: &Call, m: &ArgMatches) -> Outcome {
-        let result = match support::upload::multipart_instead(
+    fn create_video(call: &Call, m: &ArgMatches) -> Outcome {
+        let parts = support::upload::multipart_instead(
             m,
             &[
                 support::upload::PartSpec {
@@ -439,30 +443,33 @@ mod operations_videos {
                     media: None,
                 },
             ],
-        )? {
+        )?;
+        let answer: std::pin::Pin<Box<dyn Future<Output = _> + '_>> = match parts {
             Some(parts) => {
                 let form = form(parts)?;
-                call.block_on(call.client.create_video_multipart(&form))
+                Box::pin(async move { call.client.create_video_multipart(&form).await })
             }
             None => {
                 let body: Option<types::CreateVideoBody> = support::body(m)?;
                 let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-                call.block_on(call.client.create_video(&body))
+                Box::pin(async move { call.client.create_video(&body).await })
             }
         };
-        Ok(finish(call, ("createVideo", false), result))
+        call.finish(answer)
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[create_video];
     }
 }
-
-#[cfg(feature = "uploads")]
-use operations_uploads::*;
 
 #[cfg(feature = "uploads")]
 mod operations_uploads {
     use super::*;
 
     /// `upload`: calls `upload`.
-    pub(super) fn upload(call: &Call, m: &ArgMatches) -> Outcome {
+    fn upload(call: &Call, m: &ArgMatches) -> Outcome {
         let body = match support::upload::multipart(
             m,
             &[
@@ -507,118 +514,125 @@ mod operations_uploads {
             None => None,
         };
         let body = support::needed(body, support::NEEDS_FORM)?;
-        let result = call.block_on(call.client.upload(&body));
-        Ok(finish(call, ("upload", false), result))
+        call.finish(call.client.upload(&body))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[upload];
     }
 }
-
-#[cfg(feature = "blobs")]
-use operations_blobs::*;
 
 #[cfg(feature = "blobs")]
 mod operations_blobs {
     use super::*;
 
     /// `put-blobs`: calls `put_blobs`.
-    pub(super) fn put_blobs(call: &Call, m: &ArgMatches) -> Outcome {
+    fn put_blobs(call: &Call, m: &ArgMatches) -> Outcome {
         let body = support::upload::raw_body(m)?.map(Into::into);
         let body = support::needed(body, support::NEEDS_FILE_BODY)?;
-        let result = call.block_on(call.client.put_blobs(&body));
-        Ok(finish(call, ("put_blobs", false), result))
+        call.finish(call.client.put_blobs(&body))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[put_blobs];
     }
 }
-
-#[cfg(feature = "notes")]
-use operations_notes::*;
 
 #[cfg(feature = "notes")]
 mod operations_notes {
     use super::*;
 
     /// `post-notes`: calls `post_notes`.
-    pub(super) fn post_notes(call: &Call, m: &ArgMatches) -> Outcome {
+    fn post_notes(call: &Call, m: &ArgMatches) -> Outcome {
         let body = support::upload::text_body(m)?;
         let body = support::needed(body, support::NEEDS_TEXT_BODY)?;
-        let result = call.block_on(call.client.post_notes(&body));
-        Ok(finish(call, ("post_notes", false), result))
+        call.finish(call.client.post_notes(&body))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[post_notes];
     }
 }
-
-#[cfg(feature = "tagged")]
-use operations_tagged::*;
 
 #[cfg(feature = "tagged")]
 mod operations_tagged {
     use super::*;
 
     /// `list-tagged`: calls `listTagged`.
-    pub(super) fn list_tagged(call: &Call, m: &ArgMatches) -> Outcome {
+    fn list_tagged(call: &Call, m: &ArgMatches) -> Outcome {
         let options = ListTaggedOptions::default()
             .with_tag(support::optional::<Vec<String>>(m, "tag")?);
-        let result = call.block_on(call.client.list_tagged_with(options));
-        Ok(finish(call, ("listTagged", false), result))
+        call.finish(call.client.list_tagged_with(options))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[list_tagged];
     }
 }
-
-#[cfg(feature = "things")]
-use operations_things::*;
 
 #[cfg(feature = "things")]
 mod operations_things {
     use super::*;
 
     /// `get-things`: calls `get_things`.
-    pub(super) fn get_things(call: &Call, _: &ArgMatches) -> Outcome {
-        let result = call.block_on(call.client.get_things());
-        Ok(finish(call, ("get_things", false), result))
+    fn get_things(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.get_things())
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[get_things];
     }
 }
-
-#[cfg(feature = "filters")]
-use operations_filters::*;
 
 #[cfg(feature = "filters")]
 mod operations_filters {
     use super::*;
 
     /// `echo-filters`: calls `echoFilters`.
-    pub(super) fn echo_filters(call: &Call, m: &ArgMatches) -> Outcome {
+    fn echo_filters(call: &Call, m: &ArgMatches) -> Outcome {
         let range: types::Range = support::required(m, "range")?;
         let options = EchoFiltersOptions::default()
             .with_q(support::optional::<String>(m, "q")?)
             .with_metadata(support::optional::<types::Metadata>(m, "metadata")?)
             .with_page(support::optional::<types::Page>(m, "page")?)
             .with_point(support::optional::<types::Point>(m, "point")?);
-        let result = call.block_on(call.client.echo_filters_with(&range, options));
-        Ok(finish(call, ("echoFilters", false), result))
+        call.finish(call.client.echo_filters_with(&range, options))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[echo_filters];
     }
 }
-
-#[cfg(feature = "choices")]
-use operations_choices::*;
 
 #[cfg(feature = "choices")]
 mod operations_choices {
     use super::*;
 
     /// `echo-choices`: calls `echoChoices`.
-    pub(super) fn echo_choices(call: &Call, m: &ArgMatches) -> Outcome {
+    fn echo_choices(call: &Call, m: &ArgMatches) -> Outcome {
         let body: Option<types::EchoChoicesBody> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-        let result = call.block_on(call.client.echo_choices(&body));
-        Ok(finish(call, ("echoChoices", false), result))
+        call.finish(call.client.echo_choices(&body))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[echo_choices];
     }
 }
-
-#[cfg(feature = "labels")]
-use operations_labels::*;
 
 #[cfg(feature = "labels")]
 mod operations_labels {
     use super::*;
 
     /// `echo-labels`: calls `echoLabels`.
-    pub(super) fn echo_labels(call: &Call, m: &ArgMatches) -> Outcome {
+    fn echo_labels(call: &Call, m: &ArgMatches) -> Outcome {
         let names: Vec<String> = support::required(m, "names")?;
         let options = EchoLabelsOptions::default()
             .with_csv(support::optional::<Vec<String>>(m, "csv")?)
@@ -626,33 +640,13 @@ mod operations_labels {
             .with_spaced(support::optional::<Vec<i64>>(m, "spaced")?)
             .with_jar(support::optional::<Vec<String>>(m, "jar")?)
             .with_crumbs(support::optional::<Vec<String>>(m, "crumbs")?);
-        let result = call.block_on(call.client.echo_labels_with(&names, options));
-        Ok(finish(call, ("echoLabels", false), result))
+        call.finish(call.client.echo_labels_with(&names, options))
     }
-}
 
-/// Prints the answer (or the error) and the requested extras; the exit status.
-fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-    call: &Call,
-    operation: (&str, bool),
-    result: Result<ResponseValue<T>, Error<E>>,
-) -> ExitCode {
-    report(
-        &call.client,
-        operation,
-        result,
-        call.output,
-        |value| support::print_value(value, call.json),
-    )
-}
-
-/// As `finish`, for answers that are an enum of several success statuses.
-fn finish_debug<T: std::fmt::Debug, E: std::fmt::Debug + serde::Serialize>(
-    call: &Call,
-    operation: (&str, bool),
-    result: Result<ResponseValue<T>, Error<E>>,
-) -> ExitCode {
-    report(&call.client, operation, result, call.output, |value| println!("{value:#?}"))
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[echo_labels];
+    }
 }
 
 /// The client's multipart form of the parts `--field` and `--file` gave.
@@ -675,66 +669,94 @@ fn form(
     Ok(form)
 }
 
-/// `operation`: its id, and whether the document deprecates it (then the warning was
-/// printed before the call, and the answer's `Deprecation` headers are not repeated).
-fn report<T, E: std::fmt::Debug + serde::Serialize>(
-    client: &Client,
-    operation: (&str, bool),
-    result: Result<ResponseValue<T>, Error<E>>,
-    output: support::Output,
-    print: impl FnOnce(&T),
-) -> ExitCode {
-    let code = match result {
-        Ok(response) => {
-            if !operation.1 {
-                support::warn_deprecation(operation.0, response.headers());
-            }
-            if !response.status_documented() {
-                support::warn_undocumented(operation.0, response.status());
-            }
-            if output.raw {
-                support::write_raw(response.raw_body());
-            } else {
-                print(&*response);
-            }
-            ExitCode::SUCCESS
+impl Call {
+    /// Drives the client's call to its end on this command line's runtime, once its
+    /// flags are read (a usage error comes without the deprecation warning).
+    fn block_on<F: Future>(&self, call: F) -> F::Output {
+        if let Some(note) = &self.deprecated {
+            eprintln!("warning: `{}` is deprecated: {note}", self.operation);
         }
-        Err(error) => {
-            if let (true, Some(body)) = (output.raw, error.raw_body()) {
-                support::write_raw(body);
-            }
-            match &error {
-                Error::Decode { status, path, message, body, .. } => {
-                    support::print_decode_error(
-                        *status,
-                        (path, message),
-                        body,
-                        error.retry_after(),
-                    );
-                }
-                _ => {
-                    let body = match error.api_body() {
-                        Some(body) => serde_json::to_value(body).ok(),
-                        None => {
-                            error
-                                .body_bytes()
-                                .and_then(|b| serde_json::from_slice(b).ok())
-                        }
-                    };
-                    support::print_error(
-                        error.status(),
-                        error.retry_after(),
-                        body,
-                        &error.to_string(),
-                    );
-                }
-            }
-            ExitCode::from(support::FAILED)
-        }
-    };
-    if output.verbose {
-        let state = client.last_rate_limit();
-        support::print_rate_limit(state.limit, state.remaining, state.reset);
+        self.runtime.block_on(call)
     }
-    code
+
+    /// Drives the call and prints the answer (or the error) and the requested extras.
+    fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
+        &self,
+        answer: impl Future<Output = ApiResult<T, E>>,
+    ) -> Outcome {
+        let result = self.block_on(answer);
+        Ok(self.report(result, |value| support::print_value(value, self.json)))
+    }
+
+    /// As `finish`, for answers that are an enum of several success statuses.
+    fn finish_debug<T: std::fmt::Debug, E: std::fmt::Debug + serde::Serialize>(
+        &self,
+        answer: impl Future<Output = ApiResult<T, E>>,
+    ) -> Outcome {
+        let result = self.block_on(answer);
+        Ok(self.report(result, |value| println!("{value:#?}")))
+    }
+
+    /// Prints the answer with `print` (or the error), then the requested extras; the exit
+    /// status.
+    fn report<T, E: std::fmt::Debug + serde::Serialize>(
+        &self,
+        result: ApiResult<T, E>,
+        print: impl FnOnce(&T),
+    ) -> ExitCode {
+        let output = self.output;
+        let code = match result {
+            Ok(response) => {
+                if self.deprecated.is_none() {
+                    support::warn_deprecation(&self.operation, response.headers());
+                }
+                if !response.status_documented() {
+                    support::warn_undocumented(&self.operation, response.status());
+                }
+                if output.raw {
+                    support::write_raw(response.raw_body());
+                } else {
+                    print(&*response);
+                }
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                if let (true, Some(body)) = (output.raw, error.raw_body()) {
+                    support::write_raw(body);
+                }
+                match &error {
+                    Error::Decode { status, path, message, body, .. } => {
+                        support::print_decode_error(
+                            *status,
+                            (path, message),
+                            body,
+                            error.retry_after(),
+                        );
+                    }
+                    _ => {
+                        let body = match error.api_body() {
+                            Some(body) => serde_json::to_value(body).ok(),
+                            None => {
+                                error
+                                    .body_bytes()
+                                    .and_then(|b| serde_json::from_slice(b).ok())
+                            }
+                        };
+                        support::print_error(
+                            error.status(),
+                            error.retry_after(),
+                            body,
+                            &error.to_string(),
+                        );
+                    }
+                }
+                ExitCode::from(support::FAILED)
+            }
+        };
+        if output.verbose {
+            let state = self.client.last_rate_limit();
+            support::print_rate_limit(state.limit, state.remaining, state.reset);
+        }
+        code
+    }
 }

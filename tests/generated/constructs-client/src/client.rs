@@ -27,9 +27,8 @@ use crate::types;
 use std::sync::Arc;
 use std::time::Duration;
 use crate::runtime::codegen::{
-    request, response, Credentials, Error, ObjectQuery, OperationInfo, Query, RateLimit,
-    Raw, ResponseValue, RetryPolicy, SchemeKind, Secret, SecurityScheme, ToParam,
-    Transport,
+    request, response, ApiResult, Credentials, Error, ObjectQuery, OperationInfo, Query,
+    RateLimit, Raw, RetryPolicy, SchemeKind, Secret, SecurityScheme, ToParam, Transport,
 };
 
 /// The servers the document lists; any other URL works with [`Client::builder`].
@@ -291,7 +290,7 @@ impl Client {
         &self,
         id: u32,
         x_trace: &str,
-    ) -> Result<ResponseValue<GetTreesIdSuccess>, Error<GetTreesIdError>> {
+    ) -> ApiResult<GetTreesIdSuccess, GetTreesIdError> {
         self.get_trees_id_with(id, x_trace, Default::default()).await
     }
 
@@ -303,7 +302,7 @@ impl Client {
         id: u32,
         x_trace: &str,
         options: GetTreesIdOptions,
-    ) -> Result<ResponseValue<GetTreesIdSuccess>, Error<GetTreesIdError>> {
+    ) -> ApiResult<GetTreesIdSuccess, GetTreesIdError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/trees/{id}",
                 "get_trees_id",
@@ -377,7 +376,7 @@ impl Client {
     pub async fn post_forms(
         &self,
         body: Option<&types::FormEntry>,
-    ) -> Result<ResponseValue<()>, Error<PostFormsError>> {
+    ) -> ApiResult<(), PostFormsError> {
         const OPERATION: OperationInfo = OperationInfo::post("/forms", "post_forms")
             .secured(&[&["oauth"]])
             .accepts(None);
@@ -396,7 +395,7 @@ impl Client {
     pub async fn post_forms_multipart(
         &self,
         body: Option<&crate::runtime::codegen::Form>,
-    ) -> Result<ResponseValue<()>, Error<PostFormsError>> {
+    ) -> ApiResult<(), PostFormsError> {
         const OPERATION: OperationInfo = OperationInfo::post("/forms", "post_forms")
             .secured(&[&["oauth"]])
             .accepts(None)
@@ -441,7 +440,7 @@ impl Client {
     pub async fn add_dish(
         &self,
         body: &types::Dish,
-    ) -> Result<ResponseValue<types::Dish>, Error<AddDishError>> {
+    ) -> ApiResult<types::Dish, AddDishError> {
         const OPERATION: OperationInfo = OperationInfo::post("/dishes", "addDish")
             .sends("application/x-www-form-urlencoded");
         let body = request::to_form(body)?;
@@ -462,7 +461,7 @@ impl Client {
     pub async fn add_dish_multipart(
         &self,
         body: &crate::runtime::codegen::Form,
-    ) -> Result<ResponseValue<types::Dish>, Error<AddDishError>> {
+    ) -> ApiResult<types::Dish, AddDishError> {
         const OPERATION: OperationInfo = OperationInfo::post("/dishes", "addDish")
             .sends("multipart/form-data");
         let (multipart_type, body) = body.encode();
@@ -510,7 +509,7 @@ impl Client {
     pub async fn put_raw_note(
         &self,
         body: impl Into<crate::runtime::codegen::Upload>,
-    ) -> Result<ResponseValue<String>, Error<PutRawNoteError>> {
+    ) -> ApiResult<String, PutRawNoteError> {
         const OPERATION: OperationInfo = OperationInfo::put("/raw-notes", "putRawNote")
             .accepts(Some("text/plain"))
             .sends("*/*");
@@ -558,7 +557,7 @@ impl Client {
     pub async fn create_video(
         &self,
         body: &types::CreateVideoBody,
-    ) -> Result<ResponseValue<String>, Error<CreateVideoError>> {
+    ) -> ApiResult<String, CreateVideoError> {
         const OPERATION: OperationInfo = OperationInfo::post("/videos", "createVideo")
             .accepts(Some("text/plain"));
         let body = request::to_json(body)?;
@@ -581,7 +580,7 @@ impl Client {
     pub async fn create_video_multipart(
         &self,
         body: &crate::runtime::codegen::Form,
-    ) -> Result<ResponseValue<String>, Error<CreateVideoError>> {
+    ) -> ApiResult<String, CreateVideoError> {
         const OPERATION: OperationInfo = OperationInfo::post("/videos", "createVideo")
             .accepts(Some("text/plain"))
             .sends("multipart/form-data");
@@ -630,7 +629,7 @@ impl Client {
     pub async fn upload(
         &self,
         body: &crate::runtime::codegen::Form,
-    ) -> Result<ResponseValue<String>, Error<UploadError>> {
+    ) -> ApiResult<String, UploadError> {
         const OPERATION: OperationInfo = OperationInfo::post("/uploads", "upload")
             .accepts(Some("text/plain"))
             .sends("multipart/form-data");
@@ -673,7 +672,7 @@ impl Client {
     pub async fn put_blobs(
         &self,
         body: &bytes::Bytes,
-    ) -> Result<ResponseValue<String>, Error<PutBlobsError>> {
+    ) -> ApiResult<String, PutBlobsError> {
         const OPERATION: OperationInfo = OperationInfo::put("/blobs", "put_blobs")
             .accepts(Some("text/plain"))
             .sends("application/octet-stream");
@@ -694,10 +693,7 @@ impl Client {
     /// ```ignore
     /// let response = client.post_notes("text").await?;
     /// ```
-    pub async fn post_notes(
-        &self,
-        body: &str,
-    ) -> Result<ResponseValue<()>, Error<PostNotesError>> {
+    pub async fn post_notes(&self, body: &str) -> ApiResult<(), PostNotesError> {
         const OPERATION: OperationInfo = OperationInfo::post("/notes", "post_notes")
             .sends("text/plain");
         let body = Ok::<
@@ -727,9 +723,7 @@ impl Client {
     ///
     /// Sends none of the optional parameters; [`list_tagged_with`](Self::list_tagged_with) takes
     /// them.
-    pub async fn list_tagged(
-        &self,
-    ) -> Result<ResponseValue<Vec<String>>, Error<ListTaggedError>> {
+    pub async fn list_tagged(&self) -> ApiResult<Vec<String>, ListTaggedError> {
         self.list_tagged_with(Default::default()).await
     }
 
@@ -739,7 +733,7 @@ impl Client {
     pub async fn list_tagged_with(
         &self,
         options: ListTaggedOptions,
-    ) -> Result<ResponseValue<Vec<String>>, Error<ListTaggedError>> {
+    ) -> ApiResult<Vec<String>, ListTaggedError> {
         const OPERATION: OperationInfo = OperationInfo::get("/tagged", "listTagged");
         let query = options.query()?;
         let raw = self.transport.call(&OPERATION, OPERATION.path, &query, None).await?;
@@ -755,9 +749,7 @@ impl Client {
     /// ```ignore
     /// let response = client.get_things().await?;
     /// ```
-    pub async fn get_things(
-        &self,
-    ) -> Result<ResponseValue<types::GetThingsOkBody>, Error<GetThingsError>> {
+    pub async fn get_things(&self) -> ApiResult<types::GetThingsOkBody, GetThingsError> {
         const OPERATION: OperationInfo = OperationInfo::get("/things", "get_things");
         let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
         self.transport.answer(&OPERATION, raw, &[200], Raw::json)
@@ -779,7 +771,7 @@ impl Client {
     pub async fn echo_filters(
         &self,
         range: &types::Range,
-    ) -> Result<ResponseValue<types::EchoFiltersOkBody>, Error<EchoFiltersError>> {
+    ) -> ApiResult<types::EchoFiltersOkBody, EchoFiltersError> {
         self.echo_filters_with(range, Default::default()).await
     }
 
@@ -790,7 +782,7 @@ impl Client {
         &self,
         range: &types::Range,
         options: EchoFiltersOptions,
-    ) -> Result<ResponseValue<types::EchoFiltersOkBody>, Error<EchoFiltersError>> {
+    ) -> ApiResult<types::EchoFiltersOkBody, EchoFiltersError> {
         const OPERATION: OperationInfo = OperationInfo::get("/filters", "echoFilters");
         let mut query = Query::new();
         query.append_opt("q", options.q.as_ref());
@@ -825,7 +817,7 @@ impl Client {
     pub async fn echo_choices(
         &self,
         body: &types::EchoChoicesBody,
-    ) -> Result<ResponseValue<types::EchoChoicesOkBody>, Error<EchoChoicesError>> {
+    ) -> ApiResult<types::EchoChoicesOkBody, EchoChoicesError> {
         const OPERATION: OperationInfo = OperationInfo::post("/choices", "echoChoices");
         let body = request::to_json(body)?;
         let raw = self
@@ -851,7 +843,7 @@ impl Client {
     pub async fn echo_labels(
         &self,
         names: &[String],
-    ) -> Result<ResponseValue<types::EchoLabelsOkBody>, Error<EchoLabelsError>> {
+    ) -> ApiResult<types::EchoLabelsOkBody, EchoLabelsError> {
         self.echo_labels_with(names, Default::default()).await
     }
 
@@ -862,7 +854,7 @@ impl Client {
         &self,
         names: &[String],
         options: EchoLabelsOptions,
-    ) -> Result<ResponseValue<types::EchoLabelsOkBody>, Error<EchoLabelsError>> {
+    ) -> ApiResult<types::EchoLabelsOkBody, EchoLabelsError> {
         const OPERATION: OperationInfo = OperationInfo::get(
             "/labels/{names}",
             "echoLabels",

@@ -20,7 +20,7 @@ type Outcome<T = ExitCode> = Result<T, ExitCode>;
 use clap::{ArgMatches, Command};
 use formats_client::client::*;
 use formats_client::runtime;
-use formats_client::{Client, Error, RequestOptions, ResponseValue};
+use formats_client::{ApiResult, Client, Error, RequestOptions};
 use formats_client::runtime::progress::Direction;
 use formats_client::types;
 
@@ -59,8 +59,19 @@ const ENABLED: &[&str] = &[
     "events",
 ];
 
-/// What every subcommand's call needs: the client, the runtime that drives it, and the
-/// flags that shape the output.
+/// What runs a subcommand: its call (the client, the global flags) and its flags.
+type Run = fn(&Call, &ArgMatches) -> Outcome;
+
+/// The tables of the subcommands' functions, one a feature this build has on.
+const ALL_FUNCTIONS: &[&[(&str, Run)]] = &[
+    #[cfg(feature = "amounts")]
+    operations_amounts::FUNCTIONS,
+    #[cfg(feature = "events")]
+    operations_events::FUNCTIONS,
+];
+
+/// What every subcommand's call needs: the client, the runtime that drives it, the
+/// flags that shape the output, and the operation it calls.
 struct Call {
     client: Client,
     runtime: tokio::runtime::Runtime,
@@ -68,13 +79,11 @@ struct Call {
     json: bool,
     /// `--verbose` and `--raw`.
     output: support::Output,
-}
-
-impl Call {
-    /// Drives the client's call to its end on this command line's runtime.
-    fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
-        self.runtime.block_on(call)
-    }
+    /// The operation's id, which warnings name.
+    operation: String,
+    /// The document's deprecation note, when it deprecates the operation: a warning
+    /// before the call, and the answer's `Deprecation` headers are not repeated.
+    deprecated: Option<String>,
 }
 
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
@@ -131,69 +140,58 @@ fn run(m: &ArgMatches) -> Outcome {
             eprintln!("error: cannot start the async runtime: {e}");
             ExitCode::from(support::FAILED)
         })?;
+    let Some((command, m)) = m.subcommand() else {
+        return Err(support::usage("no command given; --help lists them"));
+    };
+    let chosen = support::commands::chosen(COMMANDS, command);
+    let Some(run) = support::commands::function(ALL_FUNCTIONS, &chosen.function) else {
+        return Err(support::usage(&format!("unknown command `{command}`")));
+    };
     let call = Call {
         client,
         runtime,
         json,
         output,
+        operation: chosen.operation,
+        deprecated: chosen.deprecated,
     };
-    let Some((command, m)) = m.subcommand() else {
-        return Err(support::usage("no command given; --help lists them"));
-    };
-    match command {
-        #[cfg(feature = "amounts")]
-        "put-held-amount" => put_held_amount(&call, m),
-        #[cfg(feature = "amounts")]
-        "post-amounts" => post_amounts(&call, m),
-        #[cfg(feature = "events")]
-        "get-event" => get_event(&call, m),
-        #[cfg(feature = "events")]
-        "put-event" => put_event(&call, m),
-        other => Err(support::usage(&format!("unknown command `{other}`"))),
-    }
+    run(&call, m)
 }
-
-#[cfg(feature = "amounts")]
-use operations_amounts::*;
 
 #[cfg(feature = "amounts")]
 mod operations_amounts {
     use super::*;
 
     /// `put-held-amount`: calls `putHeldAmount`.
-    pub(super) fn put_held_amount(call: &Call, m: &ArgMatches) -> Outcome {
+    fn put_held_amount(call: &Call, m: &ArgMatches) -> Outcome {
         let body: Option<types::HeldAmount> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-        let result = call.block_on(call.client.put_held_amount(&body));
-        Ok(finish(call, ("putHeldAmount", false), result))
+        call.finish(call.client.put_held_amount(&body))
     }
 
     /// `post-amounts`: calls `postAmounts`.
-    pub(super) fn post_amounts(call: &Call, m: &ArgMatches) -> Outcome {
+    fn post_amounts(call: &Call, m: &ArgMatches) -> Outcome {
         let total: crate::runtime::codegen::Decimal = support::required(m, "total")?;
         let options = PostAmountsOptions::default()
-            .with_least(
-                support::optional::<crate::runtime::codegen::Decimal>(m, "least")?,
-            )
-            .with_x_big(
-                support::optional::<crate::runtime::codegen::Decimal>(m, "x-big")?,
-            );
+            .with_least(support::optional::<crate::runtime::codegen::Decimal>(m, "least")?)
+            .with_x_big(support::optional::<crate::runtime::codegen::Decimal>(m, "x-big")?);
         let body: Option<types::Amounts> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-        let result = call.block_on(call.client.post_amounts_with(total, &body, options));
-        Ok(finish(call, ("postAmounts", false), result))
+        call.finish(call.client.post_amounts_with(total, &body, options))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[put_held_amount, post_amounts];
     }
 }
-
-#[cfg(feature = "events")]
-use operations_events::*;
 
 #[cfg(feature = "events")]
 mod operations_events {
     use super::*;
 
     /// `get-event`: calls `getEvent`.
-    pub(super) fn get_event(call: &Call, m: &ArgMatches) -> Outcome {
+    fn get_event(call: &Call, m: &ArgMatches) -> Outcome {
         let id: uuid::Uuid = support::required(m, "id")?;
         let options = GetEventOptions::default()
             .with_since(support::optional::<jiff::Timestamp>(m, "since")?)
@@ -202,95 +200,102 @@ mod operations_events {
             .with_x_client_ip(support::optional::<std::net::Ipv4Addr>(m, "x-client-ip")?)
             .with_x_peer(support::optional::<std::net::Ipv6Addr>(m, "x-peer")?)
             .with_owner(support::optional::<String>(m, "owner")?);
-        let result = call.block_on(call.client.get_event_with(id, options));
-        Ok(finish(call, ("getEvent", false), result))
+        call.finish(call.client.get_event_with(id, options))
     }
 
     /// `put-event`: calls `putEvent`.
-    pub(super) fn put_event(call: &Call, m: &ArgMatches) -> Outcome {
+    fn put_event(call: &Call, m: &ArgMatches) -> Outcome {
         let id: uuid::Uuid = support::required(m, "id")?;
         let body: Option<types::Event> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-        let result = call.block_on(call.client.put_event(id, &body));
-        Ok(finish(call, ("putEvent", false), result))
+        call.finish(call.client.put_event(id, &body))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[get_event, put_event];
     }
 }
 
-/// Prints the answer (or the error) and the requested extras; the exit status.
-fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-    call: &Call,
-    operation: (&str, bool),
-    result: Result<ResponseValue<T>, Error<E>>,
-) -> ExitCode {
-    report(
-        &call.client,
-        operation,
-        result,
-        call.output,
-        |value| support::print_value(value, call.json),
-    )
-}
-
-/// `operation`: its id, and whether the document deprecates it (then the warning was
-/// printed before the call, and the answer's `Deprecation` headers are not repeated).
-fn report<T, E: std::fmt::Debug + serde::Serialize>(
-    client: &Client,
-    operation: (&str, bool),
-    result: Result<ResponseValue<T>, Error<E>>,
-    output: support::Output,
-    print: impl FnOnce(&T),
-) -> ExitCode {
-    let code = match result {
-        Ok(response) => {
-            if !operation.1 {
-                support::warn_deprecation(operation.0, response.headers());
-            }
-            if !response.status_documented() {
-                support::warn_undocumented(operation.0, response.status());
-            }
-            if output.raw {
-                support::write_raw(response.raw_body());
-            } else {
-                print(&*response);
-            }
-            ExitCode::SUCCESS
+impl Call {
+    /// Drives the client's call to its end on this command line's runtime, once its
+    /// flags are read (a usage error comes without the deprecation warning).
+    fn block_on<F: Future>(&self, call: F) -> F::Output {
+        if let Some(note) = &self.deprecated {
+            eprintln!("warning: `{}` is deprecated: {note}", self.operation);
         }
-        Err(error) => {
-            if let (true, Some(body)) = (output.raw, error.raw_body()) {
-                support::write_raw(body);
-            }
-            match &error {
-                Error::Decode { status, path, message, body, .. } => {
-                    support::print_decode_error(
-                        *status,
-                        (path, message),
-                        body,
-                        error.retry_after(),
-                    );
-                }
-                _ => {
-                    let body = match error.api_body() {
-                        Some(body) => serde_json::to_value(body).ok(),
-                        None => {
-                            error
-                                .body_bytes()
-                                .and_then(|b| serde_json::from_slice(b).ok())
-                        }
-                    };
-                    support::print_error(
-                        error.status(),
-                        error.retry_after(),
-                        body,
-                        &error.to_string(),
-                    );
-                }
-            }
-            ExitCode::from(support::FAILED)
-        }
-    };
-    if output.verbose {
-        let state = client.last_rate_limit();
-        support::print_rate_limit(state.limit, state.remaining, state.reset);
+        self.runtime.block_on(call)
     }
-    code
+
+    /// Drives the call and prints the answer (or the error) and the requested extras.
+    fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
+        &self,
+        answer: impl Future<Output = ApiResult<T, E>>,
+    ) -> Outcome {
+        let result = self.block_on(answer);
+        Ok(self.report(result, |value| support::print_value(value, self.json)))
+    }
+
+    /// Prints the answer with `print` (or the error), then the requested extras; the exit
+    /// status.
+    fn report<T, E: std::fmt::Debug + serde::Serialize>(
+        &self,
+        result: ApiResult<T, E>,
+        print: impl FnOnce(&T),
+    ) -> ExitCode {
+        let output = self.output;
+        let code = match result {
+            Ok(response) => {
+                if self.deprecated.is_none() {
+                    support::warn_deprecation(&self.operation, response.headers());
+                }
+                if !response.status_documented() {
+                    support::warn_undocumented(&self.operation, response.status());
+                }
+                if output.raw {
+                    support::write_raw(response.raw_body());
+                } else {
+                    print(&*response);
+                }
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                if let (true, Some(body)) = (output.raw, error.raw_body()) {
+                    support::write_raw(body);
+                }
+                match &error {
+                    Error::Decode { status, path, message, body, .. } => {
+                        support::print_decode_error(
+                            *status,
+                            (path, message),
+                            body,
+                            error.retry_after(),
+                        );
+                    }
+                    _ => {
+                        let body = match error.api_body() {
+                            Some(body) => serde_json::to_value(body).ok(),
+                            None => {
+                                error
+                                    .body_bytes()
+                                    .and_then(|b| serde_json::from_slice(b).ok())
+                            }
+                        };
+                        support::print_error(
+                            error.status(),
+                            error.retry_after(),
+                            body,
+                            &error.to_string(),
+                        );
+                    }
+                }
+                ExitCode::from(support::FAILED)
+            }
+        };
+        if output.verbose {
+            let state = self.client.last_rate_limit();
+            support::print_rate_limit(state.limit, state.remaining, state.reset);
+        }
+        code
+    }
 }

@@ -10,7 +10,7 @@ use crate::types;
 use std::sync::Arc;
 use std::time::Duration;
 use crate::runtime::codegen::{
-    request, response, Credentials, Error, OperationInfo, RateLimit, Raw, ResponseValue,
+    request, response, ApiResult, Credentials, Error, OperationInfo, RateLimit, Raw,
     RetryPolicy, SecurityScheme, ToParam, Transport,
 };
 
@@ -182,7 +182,7 @@ impl Client {
     pub async fn put_held_amount(
         &self,
         body: &types::HeldAmount,
-    ) -> Result<ResponseValue<types::HeldAmount>, Error<PutHeldAmountError>> {
+    ) -> ApiResult<types::HeldAmount, PutHeldAmountError> {
         const OPERATION: OperationInfo = OperationInfo::put("/amounts", "putHeldAmount");
         let body = request::to_json(body)?;
         let raw = self
@@ -208,7 +208,7 @@ impl Client {
         &self,
         total: crate::runtime::codegen::Decimal,
         body: &types::Amounts,
-    ) -> Result<ResponseValue<types::Amounts>, Error<PostAmountsError>> {
+    ) -> ApiResult<types::Amounts, PostAmountsError> {
         self.post_amounts_with(total, body, Default::default()).await
     }
 
@@ -220,7 +220,7 @@ impl Client {
         total: crate::runtime::codegen::Decimal,
         body: &types::Amounts,
         options: PostAmountsOptions,
-    ) -> Result<ResponseValue<types::Amounts>, Error<PostAmountsError>> {
+    ) -> ApiResult<types::Amounts, PostAmountsError> {
         const OPERATION: OperationInfo = OperationInfo::post(
             "/amounts/{total}",
             "postAmounts",
@@ -271,7 +271,7 @@ impl Client {
     pub async fn get_event(
         &self,
         id: uuid::Uuid,
-    ) -> Result<ResponseValue<types::Event>, Error<GetEventError>> {
+    ) -> ApiResult<types::Event, GetEventError> {
         self.get_event_with(id, Default::default()).await
     }
 
@@ -282,7 +282,7 @@ impl Client {
         &self,
         id: uuid::Uuid,
         options: GetEventOptions,
-    ) -> Result<ResponseValue<types::Event>, Error<GetEventError>> {
+    ) -> ApiResult<types::Event, GetEventError> {
         const OPERATION: OperationInfo = OperationInfo::get("/events/{id}", "getEvent");
         let path = request::path(OPERATION.path, &[&id]);
         let query = options.query()?;
@@ -327,7 +327,7 @@ impl Client {
         &self,
         id: uuid::Uuid,
         body: &types::Event,
-    ) -> Result<ResponseValue<types::Event>, Error<PutEventError>> {
+    ) -> ApiResult<types::Event, PutEventError> {
         const OPERATION: OperationInfo = OperationInfo::put("/events/{id}", "putEvent");
         let path = request::path(OPERATION.path, &[&id]);
         let body = request::to_json(body)?;

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 type Outcome<T = ExitCode> = Result<T, ExitCode>;
 use clap::{ArgMatches, Command};
 use library_client::client::*;
-use library_client::{Client, Error, RequestOptions, ResponseValue};
+use library_client::{ApiResult, Client, Error, RequestOptions};
 use library_client::runtime::progress::Direction;
 use library_client::types;
 use library_client::Server;
@@ -59,30 +59,31 @@ const ENABLED: &[&str] = &[
     "members",
 ];
 
-/// What every subcommand's call needs: the client, the runtime that drives it, and the
-/// flags that shape the output.
+/// What runs a subcommand: its call (the client, the global flags) and its flags.
+type Run = fn(&Call, &ArgMatches) -> Outcome;
+
+/// The tables of the subcommands' functions, one a feature this build has on.
+const ALL_FUNCTIONS: &[&[(&str, Run)]] = &[
+    #[cfg(feature = "books")]
+    operations_books::FUNCTIONS,
+    #[cfg(feature = "members")]
+    operations_members::FUNCTIONS,
+];
+
+/// What every subcommand's call needs: the client, the runtime that drives it, the
+/// flags that shape the output, and the operation it calls.
 struct Call {
     client: Client,
     runtime: tokio::runtime::Runtime,
-    /// Whether the environment holds credentials.
-    credentials: bool,
     /// `--json`: the answer is printed as JSON, not as a table.
     json: bool,
     /// `--verbose` and `--raw`.
     output: support::Output,
-}
-
-impl Call {
-    /// Drives the client's call to its end on this command line's runtime.
-    fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
-        self.runtime.block_on(call)
-    }
-
-    /// `Err`, the usage error `message` (naming the variables to set), when the
-    /// environment holds no credentials.
-    fn needs_credentials(&self, message: &str) -> Outcome<()> {
-        if self.credentials { Ok(()) } else { Err(support::usage(message)) }
-    }
+    /// The operation's id, which warnings name.
+    operation: String,
+    /// The document's deprecation note, when it deprecates the operation: a warning
+    /// before the call, and the answer's `Deprecation` headers are not repeated.
+    deprecated: Option<String>,
 }
 
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
@@ -151,158 +152,156 @@ fn run(m: &ArgMatches) -> Outcome {
             eprintln!("error: cannot start the async runtime: {e}");
             ExitCode::from(support::FAILED)
         })?;
-    let call = Call {
-        client,
-        runtime,
-        credentials,
-        json,
-        output,
-    };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
     };
-    match command {
-        #[cfg(feature = "books")]
-        "search-books" => search_books(&call, m),
-        #[cfg(feature = "books")]
-        "get-books-isbn" => get_books_isbn(&call, m),
-        #[cfg(feature = "books")]
-        "withdraw-book" => withdraw_book(&call, m),
-        #[cfg(feature = "members")]
-        "lend-book" => lend_book(&call, m),
-        other => Err(support::usage(&format!("unknown command `{other}`"))),
+    let chosen = support::commands::chosen(COMMANDS, command);
+    if let Some(message) = &chosen.needs_credentials && !credentials {
+        return Err(support::usage(message));
     }
+    let Some(run) = support::commands::function(ALL_FUNCTIONS, &chosen.function) else {
+        return Err(support::usage(&format!("unknown command `{command}`")));
+    };
+    let call = Call {
+        client,
+        runtime,
+        json,
+        output,
+        operation: chosen.operation,
+        deprecated: chosen.deprecated,
+    };
+    run(&call, m)
 }
-
-#[cfg(feature = "books")]
-use operations_books::*;
 
 #[cfg(feature = "books")]
 mod operations_books {
     use super::*;
 
     /// `search-books`: calls `searchBooks`.
-    pub(super) fn search_books(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials("LIBRARY_API_KEY is not set; set it to your API key")?;
+    fn search_books(call: &Call, m: &ArgMatches) -> Outcome {
         let options = SearchBooksOptions::default()
             .with_format(support::optional::<Vec<types::Format>>(m, "format")?)
             .with_available(support::optional::<bool>(m, "available")?)
             .with_min_rating(support::optional::<f64>(m, "min-rating")?)
             .with_x_request_id(support::optional::<String>(m, "x-request-id")?);
-        let result = call.block_on(call.client.search_books_with(options));
-        Ok(finish(call, ("searchBooks", false), result))
+        call.finish(call.client.search_books_with(options))
     }
 
     /// `get-books-isbn`: calls `get_books_isbn`.
-    pub(super) fn get_books_isbn(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials("LIBRARY_API_KEY is not set; set it to your API key")?;
+    fn get_books_isbn(call: &Call, m: &ArgMatches) -> Outcome {
         let isbn: String = support::required(m, "isbn")?;
-        let result = call.block_on(call.client.get_books_isbn(&isbn));
-        Ok(finish(call, ("get_books_isbn", false), result))
+        call.finish(call.client.get_books_isbn(&isbn))
     }
 
     /// `withdraw-book`: calls `withdrawBook`.
-    pub(super) fn withdraw_book(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials("LIBRARY_API_KEY is not set; set it to your API key")?;
+    fn withdraw_book(call: &Call, m: &ArgMatches) -> Outcome {
         let isbn: String = support::required(m, "isbn")?;
-        let result = call.block_on(call.client.withdraw_book(&isbn));
-        Ok(finish(call, ("withdrawBook", false), result))
+        call.finish(call.client.withdraw_book(&isbn))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[search_books, get_books_isbn, withdraw_book];
     }
 }
-
-#[cfg(feature = "members")]
-use operations_members::*;
 
 #[cfg(feature = "members")]
 mod operations_members {
     use super::*;
 
     /// `lend-book`: calls `lendBook`.
-    pub(super) fn lend_book(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials("LIBRARY_API_KEY is not set; set it to your API key")?;
+    fn lend_book(call: &Call, m: &ArgMatches) -> Outcome {
         let member_id: i64 = support::required(m, "member-id")?;
         let body: Option<types::LoanRequest> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-        let result = call.block_on(call.client.lend_book(member_id, &body));
-        Ok(finish(call, ("lendBook", false), result))
+        call.finish(call.client.lend_book(member_id, &body))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[lend_book];
     }
 }
 
-/// Prints the answer (or the error) and the requested extras; the exit status.
-fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-    call: &Call,
-    operation: (&str, bool),
-    result: Result<ResponseValue<T>, Error<E>>,
-) -> ExitCode {
-    report(
-        &call.client,
-        operation,
-        result,
-        call.output,
-        |value| support::print_value(value, call.json),
-    )
-}
-
-/// `operation`: its id, and whether the document deprecates it (then the warning was
-/// printed before the call, and the answer's `Deprecation` headers are not repeated).
-fn report<T, E: std::fmt::Debug + serde::Serialize>(
-    client: &Client,
-    operation: (&str, bool),
-    result: Result<ResponseValue<T>, Error<E>>,
-    output: support::Output,
-    print: impl FnOnce(&T),
-) -> ExitCode {
-    let code = match result {
-        Ok(response) => {
-            if !operation.1 {
-                support::warn_deprecation(operation.0, response.headers());
-            }
-            if !response.status_documented() {
-                support::warn_undocumented(operation.0, response.status());
-            }
-            if output.raw {
-                support::write_raw(response.raw_body());
-            } else {
-                print(&*response);
-            }
-            ExitCode::SUCCESS
+impl Call {
+    /// Drives the client's call to its end on this command line's runtime, once its
+    /// flags are read (a usage error comes without the deprecation warning).
+    fn block_on<F: Future>(&self, call: F) -> F::Output {
+        if let Some(note) = &self.deprecated {
+            eprintln!("warning: `{}` is deprecated: {note}", self.operation);
         }
-        Err(error) => {
-            if let (true, Some(body)) = (output.raw, error.raw_body()) {
-                support::write_raw(body);
-            }
-            match &error {
-                Error::Decode { status, path, message, body, .. } => {
-                    support::print_decode_error(
-                        *status,
-                        (path, message),
-                        body,
-                        error.retry_after(),
-                    );
-                }
-                _ => {
-                    let body = match error.api_body() {
-                        Some(body) => serde_json::to_value(body).ok(),
-                        None => {
-                            error
-                                .body_bytes()
-                                .and_then(|b| serde_json::from_slice(b).ok())
-                        }
-                    };
-                    support::print_error(
-                        error.status(),
-                        error.retry_after(),
-                        body,
-                        &error.to_string(),
-                    );
-                }
-            }
-            ExitCode::from(support::FAILED)
-        }
-    };
-    if output.verbose {
-        let state = client.last_rate_limit();
-        support::print_rate_limit(state.limit, state.remaining, state.reset);
+        self.runtime.block_on(call)
     }
-    code
+
+    /// Drives the call and prints the answer (or the error) and the requested extras.
+    fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
+        &self,
+        answer: impl Future<Output = ApiResult<T, E>>,
+    ) -> Outcome {
+        let result = self.block_on(answer);
+        Ok(self.report(result, |value| support::print_value(value, self.json)))
+    }
+
+    /// Prints the answer with `print` (or the error), then the requested extras; the exit
+    /// status.
+    fn report<T, E: std::fmt::Debug + serde::Serialize>(
+        &self,
+        result: ApiResult<T, E>,
+        print: impl FnOnce(&T),
+    ) -> ExitCode {
+        let output = self.output;
+        let code = match result {
+            Ok(response) => {
+                if self.deprecated.is_none() {
+                    support::warn_deprecation(&self.operation, response.headers());
+                }
+                if !response.status_documented() {
+                    support::warn_undocumented(&self.operation, response.status());
+                }
+                if output.raw {
+                    support::write_raw(response.raw_body());
+                } else {
+                    print(&*response);
+                }
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                if let (true, Some(body)) = (output.raw, error.raw_body()) {
+                    support::write_raw(body);
+                }
+                match &error {
+                    Error::Decode { status, path, message, body, .. } => {
+                        support::print_decode_error(
+                            *status,
+                            (path, message),
+                            body,
+                            error.retry_after(),
+                        );
+                    }
+                    _ => {
+                        let body = match error.api_body() {
+                            Some(body) => serde_json::to_value(body).ok(),
+                            None => {
+                                error
+                                    .body_bytes()
+                                    .and_then(|b| serde_json::from_slice(b).ok())
+                            }
+                        };
+                        support::print_error(
+                            error.status(),
+                            error.retry_after(),
+                            body,
+                            &error.to_string(),
+                        );
+                    }
+                }
+                ExitCode::from(support::FAILED)
+            }
+        };
+        if output.verbose {
+            let state = self.client.last_rate_limit();
+            support::print_rate_limit(state.limit, state.remaining, state.reset);
+        }
+        code
+    }
 }

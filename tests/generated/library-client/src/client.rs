@@ -10,7 +10,7 @@ use crate::types;
 use std::sync::Arc;
 use std::time::Duration;
 use crate::runtime::codegen::{
-    request, response, Credentials, Error, OperationInfo, RateLimit, Raw, ResponseValue,
+    request, response, ApiResult, Credentials, Error, OperationInfo, RateLimit, Raw,
     RetryPolicy, SchemeKind, Secret, SecurityScheme, ToParam, Transport,
 };
 
@@ -228,9 +228,7 @@ impl Client {
     ///
     /// Sends none of the optional parameters; [`search_books_with`](Self::search_books_with) takes
     /// them.
-    pub async fn search_books(
-        &self,
-    ) -> Result<ResponseValue<Vec<types::Book>>, Error<SearchBooksError>> {
+    pub async fn search_books(&self) -> ApiResult<Vec<types::Book>, SearchBooksError> {
         self.search_books_with(Default::default()).await
     }
 
@@ -240,7 +238,7 @@ impl Client {
     pub async fn search_books_with(
         &self,
         options: SearchBooksOptions,
-    ) -> Result<ResponseValue<Vec<types::Book>>, Error<SearchBooksError>> {
+    ) -> ApiResult<Vec<types::Book>, SearchBooksError> {
         const OPERATION: OperationInfo = OperationInfo::get("/books", "searchBooks")
             .secured(&[&["libraryKey"]]);
         let query = options.query()?;
@@ -278,7 +276,7 @@ impl Client {
     pub async fn get_books_isbn(
         &self,
         isbn: &str,
-    ) -> Result<ResponseValue<types::Book>, Error<GetBooksIsbnError>> {
+    ) -> ApiResult<types::Book, GetBooksIsbnError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/books/{isbn}",
                 "get_books_isbn",
@@ -294,10 +292,7 @@ impl Client {
     /// ```ignore
     /// let response = client.withdraw_book("isbn").await?;
     /// ```
-    pub async fn withdraw_book(
-        &self,
-        isbn: &str,
-    ) -> Result<ResponseValue<()>, Error<WithdrawBookError>> {
+    pub async fn withdraw_book(&self, isbn: &str) -> ApiResult<(), WithdrawBookError> {
         const OPERATION: OperationInfo = OperationInfo::delete(
                 "/books/{isbn}",
                 "withdrawBook",
@@ -326,7 +321,7 @@ impl Client {
         &self,
         member_id: i64,
         body: &types::LoanRequest,
-    ) -> Result<ResponseValue<types::Loan>, Error<LendBookError>> {
+    ) -> ApiResult<types::Loan, LendBookError> {
         const OPERATION: OperationInfo = OperationInfo::post(
                 "/members/{memberId}/loans",
                 "lendBook",

@@ -45,7 +45,7 @@ pub mod operations {
 pub use client::{Client, ClientBuilder, Server};
 pub use runtime::error::Error;
 pub use runtime::ratelimit::RateLimit;
-pub use runtime::response::ResponseValue;
+pub use runtime::response::{ApiResult, ResponseValue};
 pub use runtime::retry::RetryPolicy;
 pub use runtime::options::RequestOptions;
 

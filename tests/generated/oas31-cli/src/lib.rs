@@ -37,7 +37,7 @@ use std::process::ExitCode;
 type Outcome<T = ExitCode> = Result<T, ExitCode>;
 use clap::{ArgMatches, Command};
 use oas31_client::client::*;
-use oas31_client::{Client, Error, RequestOptions, ResponseValue};
+use oas31_client::{ApiResult, Client, Error, RequestOptions};
 use oas31_client::runtime::progress::Direction;
 use oas31_client::types;
 use oas31_client::Server;
@@ -103,8 +103,43 @@ const ENABLED: &[&str] = &[
     "unused-schemas",
 ];
 
-/// What every subcommand's call needs: the client, the runtime that drives it, and the
-/// flags that shape the output.
+/// What runs a subcommand: its call (the client, the global flags) and its flags.
+type Run = fn(&Call, &ArgMatches) -> Outcome;
+
+/// The tables of the subcommands' functions, one a feature this build has on.
+const ALL_FUNCTIONS: &[&[(&str, Run)]] = &[
+    #[cfg(feature = "records")]
+    operations_records::FUNCTIONS,
+    #[cfg(feature = "labels")]
+    operations_labels::FUNCTIONS,
+    #[cfg(feature = "shipments")]
+    operations_shipments::FUNCTIONS,
+    #[cfg(feature = "gates")]
+    operations_gates::FUNCTIONS,
+    #[cfg(feature = "gate-log")]
+    operations_gate_log::FUNCTIONS,
+    #[cfg(feature = "gate-openings")]
+    operations_gate_openings::FUNCTIONS,
+    #[cfg(feature = "gate-notes")]
+    operations_gate_notes::FUNCTIONS,
+    #[cfg(feature = "gate-photos")]
+    operations_gate_photos::FUNCTIONS,
+    #[cfg(feature = "gate-visits")]
+    operations_gate_visits::FUNCTIONS,
+    #[cfg(feature = "commands")]
+    operations_commands::FUNCTIONS,
+    #[cfg(feature = "reviews")]
+    operations_reviews::FUNCTIONS,
+    #[cfg(feature = "gist-files")]
+    operations_gist_files::FUNCTIONS,
+    #[cfg(feature = "image-refs")]
+    operations_image_refs::FUNCTIONS,
+    #[cfg(feature = "moderation")]
+    operations_moderation::FUNCTIONS,
+];
+
+/// What every subcommand's call needs: the client, the runtime that drives it, the
+/// flags that shape the output, and the operation it calls.
 struct Call {
     client: Client,
     runtime: tokio::runtime::Runtime,
@@ -112,13 +147,11 @@ struct Call {
     json: bool,
     /// `--verbose` and `--raw`.
     output: support::Output,
-}
-
-impl Call {
-    /// Drives the client's call to its end on this command line's runtime.
-    fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
-        self.runtime.block_on(call)
-    }
+    /// The operation's id, which warnings name.
+    operation: String,
+    /// The document's deprecation note, when it deprecates the operation: a warning
+    /// before the call, and the answer's `Deprecation` headers are not repeated.
+    deprecated: Option<String>,
 }
 
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
@@ -178,171 +211,149 @@ fn run(m: &ArgMatches) -> Outcome {
             eprintln!("error: cannot start the async runtime: {e}");
             ExitCode::from(support::FAILED)
         })?;
+    let Some((command, m)) = m.subcommand() else {
+        return Err(support::usage("no command given; --help lists them"));
+    };
+    let chosen = support::commands::chosen(COMMANDS, command);
+    let Some(run) = support::commands::function(ALL_FUNCTIONS, &chosen.function) else {
+        return Err(support::usage(&format!("unknown command `{command}`")));
+    };
     let call = Call {
         client,
         runtime,
         json,
         output,
+        operation: chosen.operation,
+        deprecated: chosen.deprecated,
     };
-    let Some((command, m)) = m.subcommand() else {
-        return Err(support::usage("no command given; --help lists them"));
-    };
-    match command {
-        #[cfg(feature = "records")]
-        "add-record" => add_record(&call, m),
-        #[cfg(feature = "labels")]
-        "put-labels" => put_labels(&call, m),
-        #[cfg(feature = "shipments")]
-        "add-shipment" => add_shipment(&call, m),
-        #[cfg(feature = "gates")]
-        "add-gate" => add_gate(&call, m),
-        #[cfg(feature = "gate-log")]
-        "gate-log" => gate_log(&call, m),
-        #[cfg(feature = "gate-openings")]
-        "open-gate" => open_gate(&call, m),
-        #[cfg(feature = "gate-notes")]
-        "add-gate-note" => add_gate_note(&call, m),
-        #[cfg(feature = "gate-photos")]
-        "add-gate-photo" => add_gate_photo(&call, m),
-        #[cfg(feature = "gate-visits")]
-        "add-gate-visit" => add_gate_visit(&call, m),
-        #[cfg(feature = "commands")]
-        "list-commands" => list_commands(&call, m),
-        #[cfg(feature = "commands")]
-        "put-commands" => put_commands(&call, m),
-        #[cfg(feature = "reviews")]
-        "request-reviews" => request_reviews(&call, m),
-        #[cfg(feature = "gist-files")]
-        "edit-gist-file" => edit_gist_file(&call, m),
-        #[cfg(feature = "image-refs")]
-        "add-image-ref" => add_image_ref(&call, m),
-        #[cfg(feature = "moderation")]
-        "put-moderation" => put_moderation(&call, m),
-        other => Err(support::usage(&format!("unknown command `{other}`"))),
-    }
+    run(&call, m)
 }
-
-#[cfg(feature = "records")]
-use operations_records::*;
 
 #[cfg(feature = "records")]
 mod operations_records {
     use super::*;
 
     /// `add-record`: calls `addRecord`.
-    pub(super) fn add_record(call: &Call, m: &ArgMatches) -> Outcome {
+    fn add_record(call: &Call, m: &ArgMatches) -> Outcome {
         let body: Option<types::Record> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-        let result = call.block_on(call.client.add_record(&body));
-        Ok(finish(call, ("addRecord", false), result))
+        call.finish(call.client.add_record(&body))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[add_record];
     }
 }
-
-#[cfg(feature = "labels")]
-use operations_labels::*;
 
 #[cfg(feature = "labels")]
 mod operations_labels {
     use super::*;
 
     /// `put-labels`: calls `putLabels`.
-    pub(super) fn put_labels(call: &Call, m: &ArgMatches) -> Outcome {
+    fn put_labels(call: &Call, m: &ArgMatches) -> Outcome {
         let body: Option<types::Labels> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-        let result = call.block_on(call.client.put_labels(&body));
-        Ok(finish(call, ("putLabels", false), result))
+        call.finish(call.client.put_labels(&body))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[put_labels];
     }
 }
-
-#[cfg(feature = "shipments")]
-use operations_shipments::*;
 
 #[cfg(feature = "shipments")]
 mod operations_shipments {
     use super::*;
 
     /// `add-shipment`: calls `addShipment`.
-    pub(super) fn add_shipment(call: &Call, m: &ArgMatches) -> Outcome {
+    fn add_shipment(call: &Call, m: &ArgMatches) -> Outcome {
         let body: Option<types::Shipment> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-        let result = call.block_on(call.client.add_shipment(&body));
-        Ok(finish(call, ("addShipment", false), result))
+        call.finish(call.client.add_shipment(&body))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[add_shipment];
     }
 }
-
-#[cfg(feature = "gates")]
-use operations_gates::*;
 
 #[cfg(feature = "gates")]
 mod operations_gates {
     use super::*;
 
     /// `add-gate`: calls `addGate`.
-    pub(super) fn add_gate(call: &Call, m: &ArgMatches) -> Outcome {
+    fn add_gate(call: &Call, m: &ArgMatches) -> Outcome {
         let body: Option<types::Gate> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-        let result = call.block_on(call.client.add_gate(&body));
-        Ok(finish(call, ("addGate", false), result))
+        call.finish(call.client.add_gate(&body))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[add_gate];
     }
 }
-
-#[cfg(feature = "gate-log")]
-use operations_gate_log::*;
 
 #[cfg(feature = "gate-log")]
 mod operations_gate_log {
     use super::*;
 
     /// `gate-log`: calls `gateLog`.
-    pub(super) fn gate_log(call: &Call, m: &ArgMatches) -> Outcome {
+    fn gate_log(call: &Call, m: &ArgMatches) -> Outcome {
         let gate: String = support::required(m, "gate")?;
-        let result = call.block_on(call.client.gate_log(&gate));
-        Ok(finish(call, ("gateLog", false), result))
+        call.finish(call.client.gate_log(&gate))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[gate_log];
     }
 }
-
-#[cfg(feature = "gate-openings")]
-use operations_gate_openings::*;
 
 #[cfg(feature = "gate-openings")]
 mod operations_gate_openings {
     use super::*;
 
     /// `open-gate`: calls `openGate`.
-    pub(super) fn open_gate(call: &Call, m: &ArgMatches) -> Outcome {
+    fn open_gate(call: &Call, m: &ArgMatches) -> Outcome {
         let options = OpenGateOptions::default()
             .with_floor(support::optional::<i64>(m, "floor")?)
             .with_side(support::optional::<String>(m, "side")?);
-        let result = call.block_on(call.client.open_gate_with(options));
-        Ok(finish(call, ("openGate", false), result))
+        call.finish(call.client.open_gate_with(options))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[open_gate];
     }
 }
-
-#[cfg(feature = "gate-notes")]
-use operations_gate_notes::*;
 
 #[cfg(feature = "gate-notes")]
 mod operations_gate_notes {
     use super::*;
 
     /// `add-gate-note`: calls `addGateNote`.
-    pub(super) fn add_gate_note(call: &Call, m: &ArgMatches) -> Outcome {
+    fn add_gate_note(call: &Call, m: &ArgMatches) -> Outcome {
         let body: Option<types::AddGateNoteBody> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-        let result = call.block_on(call.client.add_gate_note(&body));
-        Ok(finish(call, ("addGateNote", false), result))
+        call.finish(call.client.add_gate_note(&body))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[add_gate_note];
     }
 }
-
-#[cfg(feature = "gate-photos")]
-use operations_gate_photos::*;
 
 #[cfg(feature = "gate-photos")]
 mod operations_gate_photos {
     use super::*;
 
     /// `add-gate-photo`: calls `addGatePhoto`.
-    pub(super) fn add_gate_photo(call: &Call, m: &ArgMatches) -> Outcome {
+    fn add_gate_photo(call: &Call, m: &ArgMatches) -> Outcome {
         let body = match support::upload::multipart(
             m,
             &[
@@ -373,141 +384,137 @@ mod operations_gate_photos {
             None => None,
         };
         let body = support::needed(body, support::NEEDS_FORM)?;
-        let result = call.block_on(call.client.add_gate_photo(&body));
-        Ok(finish(call, ("addGatePhoto", false), result))
+        call.finish(call.client.add_gate_photo(&body))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[add_gate_photo];
     }
 }
-
-#[cfg(feature = "gate-visits")]
-use operations_gate_visits::*;
 
 #[cfg(feature = "gate-visits")]
 mod operations_gate_visits {
     use super::*;
 
     /// `add-gate-visit`: calls `addGateVisit`.
-    pub(super) fn add_gate_visit(call: &Call, m: &ArgMatches) -> Outcome {
+    fn add_gate_visit(call: &Call, m: &ArgMatches) -> Outcome {
         let body = match support::upload::multipart(m, &[])? {
             Some(parts) => Some(form(parts)?),
             None => None,
         };
         let body = support::needed(body, support::NEEDS_FORM)?;
-        let result = call.block_on(call.client.add_gate_visit(&body));
-        Ok(finish(call, ("addGateVisit", false), result))
+        call.finish(call.client.add_gate_visit(&body))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[add_gate_visit];
     }
 }
-
-#[cfg(feature = "commands")]
-use operations_commands::*;
 
 #[cfg(feature = "commands")]
 mod operations_commands {
     use super::*;
 
     /// `list-commands`: calls `listCommands`.
-    pub(super) fn list_commands(call: &Call, m: &ArgMatches) -> Outcome {
+    fn list_commands(call: &Call, m: &ArgMatches) -> Outcome {
         let options = ListCommandsOptions::default()
             .with_status(support::optional::<types::CommandStatus>(m, "status")?);
-        let result = call.block_on(call.client.list_commands_with(options));
-        Ok(finish(call, ("listCommands", false), result))
+        call.finish(call.client.list_commands_with(options))
     }
 
     /// `put-commands`: calls `putCommands`.
-    pub(super) fn put_commands(call: &Call, m: &ArgMatches) -> Outcome {
+    fn put_commands(call: &Call, m: &ArgMatches) -> Outcome {
         let body: Option<Option<Vec<types::Command>>> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-        let result = call.block_on(call.client.put_commands(&body));
-        Ok(finish(call, ("putCommands", false), result))
+        call.finish(call.client.put_commands(&body))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[list_commands, put_commands];
     }
 }
-
-#[cfg(feature = "reviews")]
-use operations_reviews::*;
 
 #[cfg(feature = "reviews")]
 mod operations_reviews {
     use super::*;
 
     /// `request-reviews`: calls `requestReviews`.
-    pub(super) fn request_reviews(call: &Call, m: &ArgMatches) -> Outcome {
+    fn request_reviews(call: &Call, m: &ArgMatches) -> Outcome {
         let body: Option<types::RequestReviewsBody> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-        let result = call.block_on(call.client.request_reviews(&body));
-        Ok(finish(call, ("requestReviews", false), result))
+        call.finish(call.client.request_reviews(&body))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[request_reviews];
     }
 }
-
-#[cfg(feature = "gist-files")]
-use operations_gist_files::*;
 
 #[cfg(feature = "gist-files")]
 mod operations_gist_files {
     use super::*;
 
     /// `edit-gist-file`: calls `editGistFile`.
-    pub(super) fn edit_gist_file(call: &Call, m: &ArgMatches) -> Outcome {
+    fn edit_gist_file(call: &Call, m: &ArgMatches) -> Outcome {
         let body: Option<types::EditGistFileBody> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-        let result = call.block_on(call.client.edit_gist_file(&body));
-        Ok(finish(call, ("editGistFile", false), result))
+        call.finish(call.client.edit_gist_file(&body))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[edit_gist_file];
     }
 }
-
-#[cfg(feature = "image-refs")]
-use operations_image_refs::*;
 
 #[cfg(feature = "image-refs")]
 mod operations_image_refs {
     use super::*;
 
     /// `add-image-ref`: calls `addImageRef`.
-    pub(super) fn add_image_ref(call: &Call, m: &ArgMatches) -> Outcome {
+    fn add_image_ref(call: &Call, m: &ArgMatches) -> Outcome {
         let body: Option<types::AddImageRefBody> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-        let result = call.block_on(call.client.add_image_ref(&body));
-        Ok(finish(call, ("addImageRef", false), result))
+        call.finish(call.client.add_image_ref(&body))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[add_image_ref];
     }
 }
-
-#[cfg(feature = "moderation")]
-use operations_moderation::*;
 
 #[cfg(feature = "moderation")]
 mod operations_moderation {
     use super::*;
 
     /// `put-moderation`: calls `putModeration`.
-    pub(super) fn put_moderation(call: &Call, m: &ArgMatches) -> Outcome {
-        let result = match support::upload::multipart_instead(m, &[])? {
+    fn put_moderation(call: &Call, m: &ArgMatches) -> Outcome {
+        let parts = support::upload::multipart_instead(m, &[])?;
+        let answer: std::pin::Pin<Box<dyn Future<Output = _> + '_>> = match parts {
             Some(parts) => {
                 let form = form(parts)?;
-                call.block_on(call.client.put_moderation_multipart(&form))
+                Box::pin(async move { call.client.put_moderation_multipart(&form).await })
             }
             None => {
                 let body: Option<std::collections::BTreeMap<String, String>> = support::body(
                     m,
                 )?;
                 let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-                call.block_on(call.client.put_moderation(&body))
+                Box::pin(async move { call.client.put_moderation(&body).await })
             }
         };
-        Ok(finish(call, ("putModeration", false), result))
+        call.finish(answer)
     }
-}
 
-/// Prints the answer (or the error) and the requested extras; the exit status.
-fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-    call: &Call,
-    operation: (&str, bool),
-    result: Result<ResponseValue<T>, Error<E>>,
-) -> ExitCode {
-    report(
-        &call.client,
-        operation,
-        result,
-        call.output,
-        |value| support::print_value(value, call.json),
-    )
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[put_moderation];
+    }
 }
 
 /// The client's multipart form of the parts `--field` and `--file` gave.
@@ -530,66 +537,85 @@ fn form(
     Ok(form)
 }
 
-/// `operation`: its id, and whether the document deprecates it (then the warning was
-/// printed before the call, and the answer's `Deprecation` headers are not repeated).
-fn report<T, E: std::fmt::Debug + serde::Serialize>(
-    client: &Client,
-    operation: (&str, bool),
-    result: Result<ResponseValue<T>, Error<E>>,
-    output: support::Output,
-    print: impl FnOnce(&T),
-) -> ExitCode {
-    let code = match result {
-        Ok(response) => {
-            if !operation.1 {
-                support::warn_deprecation(operation.0, response.headers());
-            }
-            if !response.status_documented() {
-                support::warn_undocumented(operation.0, response.status());
-            }
-            if output.raw {
-                support::write_raw(response.raw_body());
-            } else {
-                print(&*response);
-            }
-            ExitCode::SUCCESS
+impl Call {
+    /// Drives the client's call to its end on this command line's runtime, once its
+    /// flags are read (a usage error comes without the deprecation warning).
+    fn block_on<F: Future>(&self, call: F) -> F::Output {
+        if let Some(note) = &self.deprecated {
+            eprintln!("warning: `{}` is deprecated: {note}", self.operation);
         }
-        Err(error) => {
-            if let (true, Some(body)) = (output.raw, error.raw_body()) {
-                support::write_raw(body);
-            }
-            match &error {
-                Error::Decode { status, path, message, body, .. } => {
-                    support::print_decode_error(
-                        *status,
-                        (path, message),
-                        body,
-                        error.retry_after(),
-                    );
-                }
-                _ => {
-                    let body = match error.api_body() {
-                        Some(body) => serde_json::to_value(body).ok(),
-                        None => {
-                            error
-                                .body_bytes()
-                                .and_then(|b| serde_json::from_slice(b).ok())
-                        }
-                    };
-                    support::print_error(
-                        error.status(),
-                        error.retry_after(),
-                        body,
-                        &error.to_string(),
-                    );
-                }
-            }
-            ExitCode::from(support::FAILED)
-        }
-    };
-    if output.verbose {
-        let state = client.last_rate_limit();
-        support::print_rate_limit(state.limit, state.remaining, state.reset);
+        self.runtime.block_on(call)
     }
-    code
+
+    /// Drives the call and prints the answer (or the error) and the requested extras.
+    fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
+        &self,
+        answer: impl Future<Output = ApiResult<T, E>>,
+    ) -> Outcome {
+        let result = self.block_on(answer);
+        Ok(self.report(result, |value| support::print_value(value, self.json)))
+    }
+
+    /// Prints the answer with `print` (or the error), then the requested extras; the exit
+    /// status.
+    fn report<T, E: std::fmt::Debug + serde::Serialize>(
+        &self,
+        result: ApiResult<T, E>,
+        print: impl FnOnce(&T),
+    ) -> ExitCode {
+        let output = self.output;
+        let code = match result {
+            Ok(response) => {
+                if self.deprecated.is_none() {
+                    support::warn_deprecation(&self.operation, response.headers());
+                }
+                if !response.status_documented() {
+                    support::warn_undocumented(&self.operation, response.status());
+                }
+                if output.raw {
+                    support::write_raw(response.raw_body());
+                } else {
+                    print(&*response);
+                }
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                if let (true, Some(body)) = (output.raw, error.raw_body()) {
+                    support::write_raw(body);
+                }
+                match &error {
+                    Error::Decode { status, path, message, body, .. } => {
+                        support::print_decode_error(
+                            *status,
+                            (path, message),
+                            body,
+                            error.retry_after(),
+                        );
+                    }
+                    _ => {
+                        let body = match error.api_body() {
+                            Some(body) => serde_json::to_value(body).ok(),
+                            None => {
+                                error
+                                    .body_bytes()
+                                    .and_then(|b| serde_json::from_slice(b).ok())
+                            }
+                        };
+                        support::print_error(
+                            error.status(),
+                            error.retry_after(),
+                            body,
+                            &error.to_string(),
+                        );
+                    }
+                }
+                ExitCode::from(support::FAILED)
+            }
+        };
+        if output.verbose {
+            let state = self.client.last_rate_limit();
+            support::print_rate_limit(state.limit, state.remaining, state.reset);
+        }
+        code
+    }
 }

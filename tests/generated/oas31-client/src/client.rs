@@ -28,8 +28,8 @@ use crate::types;
 use std::sync::Arc;
 use std::time::Duration;
 use crate::runtime::codegen::{
-    request, response, Credentials, Error, OperationInfo, Query, RateLimit, Raw,
-    ResponseValue, RetryPolicy, SecurityScheme, Transport,
+    request, response, ApiResult, Credentials, Error, OperationInfo, Query, RateLimit,
+    Raw, RetryPolicy, SecurityScheme, Transport,
 };
 
 /// The servers the document lists; any other URL works with [`Client::builder`].
@@ -244,7 +244,7 @@ impl Client {
     pub async fn add_record(
         &self,
         body: &types::Record,
-    ) -> Result<ResponseValue<types::Record>, Error<AddRecordError>> {
+    ) -> ApiResult<types::Record, AddRecordError> {
         const OPERATION: OperationInfo = OperationInfo::post("/records", "addRecord");
         let body = request::to_json(body)?;
         let raw = self
@@ -267,7 +267,7 @@ impl Client {
     pub async fn put_labels(
         &self,
         body: &types::Labels,
-    ) -> Result<ResponseValue<types::Labels>, Error<PutLabelsError>> {
+    ) -> ApiResult<types::Labels, PutLabelsError> {
         const OPERATION: OperationInfo = OperationInfo::put("/labels", "putLabels");
         let body = request::to_json(body)?;
         let raw = self
@@ -293,7 +293,7 @@ impl Client {
     pub async fn add_shipment(
         &self,
         body: &types::Shipment,
-    ) -> Result<ResponseValue<types::Shipment>, Error<AddShipmentError>> {
+    ) -> ApiResult<types::Shipment, AddShipmentError> {
         const OPERATION: OperationInfo = OperationInfo::post(
             "/shipments",
             "addShipment",
@@ -320,10 +320,7 @@ impl Client {
     /// let body = serde_json::from_value(serde_json::json!({"mode": "string"}))?;
     /// let response = client.add_gate(&body).await?;
     /// ```
-    pub async fn add_gate(
-        &self,
-        body: &types::Gate,
-    ) -> Result<ResponseValue<()>, Error<AddGateError>> {
+    pub async fn add_gate(&self, body: &types::Gate) -> ApiResult<(), AddGateError> {
         const OPERATION: OperationInfo = OperationInfo::post("/gates", "addGate");
         let body = request::to_json(body)?;
         let raw = self
@@ -346,10 +343,7 @@ impl Client {
     /// ```ignore
     /// let response = client.gate_log("gate").await?;
     /// ```
-    pub async fn gate_log(
-        &self,
-        gate: &str,
-    ) -> Result<ResponseValue<()>, Error<GateLogError>> {
+    pub async fn gate_log(&self, gate: &str) -> ApiResult<(), GateLogError> {
         const OPERATION: OperationInfo = OperationInfo::get("/gate-log", "gateLog");
         let mut query = Query::new();
         query.append("gate", gate);
@@ -373,7 +367,7 @@ impl Client {
     /// ```
     ///
     /// Sends none of the optional parameters; [`open_gate_with`](Self::open_gate_with) takes them.
-    pub async fn open_gate(&self) -> Result<ResponseValue<()>, Error<OpenGateError>> {
+    pub async fn open_gate(&self) -> ApiResult<(), OpenGateError> {
         self.open_gate_with(Default::default()).await
     }
 
@@ -383,7 +377,7 @@ impl Client {
     pub async fn open_gate_with(
         &self,
         options: OpenGateOptions,
-    ) -> Result<ResponseValue<()>, Error<OpenGateError>> {
+    ) -> ApiResult<(), OpenGateError> {
         const OPERATION: OperationInfo = OperationInfo::post(
                 "/gate-openings",
                 "openGate",
@@ -410,7 +404,7 @@ impl Client {
     pub async fn add_gate_note(
         &self,
         body: &types::AddGateNoteBody,
-    ) -> Result<ResponseValue<()>, Error<AddGateNoteError>> {
+    ) -> ApiResult<(), AddGateNoteError> {
         const OPERATION: OperationInfo = OperationInfo::post(
                 "/gate-notes",
                 "addGateNote",
@@ -444,7 +438,7 @@ impl Client {
     pub async fn add_gate_photo(
         &self,
         body: &crate::runtime::codegen::Form,
-    ) -> Result<ResponseValue<()>, Error<AddGatePhotoError>> {
+    ) -> ApiResult<(), AddGatePhotoError> {
         const OPERATION: OperationInfo = OperationInfo::post(
                 "/gate-photos",
                 "addGatePhoto",
@@ -493,7 +487,7 @@ impl Client {
     pub async fn add_gate_visit(
         &self,
         body: &crate::runtime::codegen::Form,
-    ) -> Result<ResponseValue<()>, Error<AddGateVisitError>> {
+    ) -> ApiResult<(), AddGateVisitError> {
         const OPERATION: OperationInfo = OperationInfo::post(
                 "/gate-visits",
                 "addGateVisit",
@@ -539,7 +533,7 @@ impl Client {
     /// takes them.
     pub async fn list_commands(
         &self,
-    ) -> Result<ResponseValue<types::CommandStatus>, Error<ListCommandsError>> {
+    ) -> ApiResult<types::CommandStatus, ListCommandsError> {
         self.list_commands_with(Default::default()).await
     }
 
@@ -549,7 +543,7 @@ impl Client {
     pub async fn list_commands_with(
         &self,
         options: ListCommandsOptions,
-    ) -> Result<ResponseValue<types::CommandStatus>, Error<ListCommandsError>> {
+    ) -> ApiResult<types::CommandStatus, ListCommandsError> {
         const OPERATION: OperationInfo = OperationInfo::get("/commands", "listCommands");
         let query = options.query()?;
         let raw = self.transport.call(&OPERATION, OPERATION.path, &query, None).await?;
@@ -570,7 +564,7 @@ impl Client {
     pub async fn put_commands(
         &self,
         body: &Option<Vec<types::Command>>,
-    ) -> Result<ResponseValue<Option<Vec<types::Command>>>, Error<PutCommandsError>> {
+    ) -> ApiResult<Option<Vec<types::Command>>, PutCommandsError> {
         const OPERATION: OperationInfo = OperationInfo::put("/commands", "putCommands");
         let body = request::to_json(body)?;
         let raw = self
@@ -595,7 +589,7 @@ impl Client {
     pub async fn request_reviews(
         &self,
         body: &types::RequestReviewsBody,
-    ) -> Result<ResponseValue<()>, Error<RequestReviewsError>> {
+    ) -> ApiResult<(), RequestReviewsError> {
         const OPERATION: OperationInfo = OperationInfo::post(
             "/reviews",
             "requestReviews",
@@ -623,7 +617,7 @@ impl Client {
     pub async fn edit_gist_file(
         &self,
         body: &types::EditGistFileBody,
-    ) -> Result<ResponseValue<()>, Error<EditGistFileError>> {
+    ) -> ApiResult<(), EditGistFileError> {
         const OPERATION: OperationInfo = OperationInfo::patch(
             "/gist-files",
             "editGistFile",
@@ -651,7 +645,7 @@ impl Client {
     pub async fn add_image_ref(
         &self,
         body: &types::AddImageRefBody,
-    ) -> Result<ResponseValue<()>, Error<AddImageRefError>> {
+    ) -> ApiResult<(), AddImageRefError> {
         const OPERATION: OperationInfo = OperationInfo::post(
             "/image-refs",
             "addImageRef",
@@ -677,7 +671,7 @@ impl Client {
     pub async fn put_moderation(
         &self,
         body: &std::collections::BTreeMap<String, String>,
-    ) -> Result<ResponseValue<()>, Error<PutModerationError>> {
+    ) -> ApiResult<(), PutModerationError> {
         const OPERATION: OperationInfo = OperationInfo::put(
             "/moderation",
             "putModeration",
@@ -698,7 +692,7 @@ impl Client {
     pub async fn put_moderation_multipart(
         &self,
         body: &crate::runtime::codegen::Form,
-    ) -> Result<ResponseValue<()>, Error<PutModerationError>> {
+    ) -> ApiResult<(), PutModerationError> {
         const OPERATION: OperationInfo = OperationInfo::put(
                 "/moderation",
                 "putModeration",

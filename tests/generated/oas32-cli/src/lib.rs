@@ -27,7 +27,7 @@ use std::process::ExitCode;
 type Outcome<T = ExitCode> = Result<T, ExitCode>;
 use clap::{ArgMatches, Command};
 use oas32_client::client::*;
-use oas32_client::{Client, Error, RequestOptions, ResponseValue};
+use oas32_client::{ApiResult, Client, Error, RequestOptions};
 use oas32_client::runtime::progress::Direction;
 use oas32_client::types;
 use oas32_client::Server;
@@ -76,30 +76,33 @@ const ENABLED: &[&str] = &[
     "session",
 ];
 
-/// What every subcommand's call needs: the client, the runtime that drives it, and the
-/// flags that shape the output.
+/// What runs a subcommand: its call (the client, the global flags) and its flags.
+type Run = fn(&Call, &ArgMatches) -> Outcome;
+
+/// The tables of the subcommands' functions, one a feature this build has on.
+const ALL_FUNCTIONS: &[&[(&str, Run)]] = &[
+    #[cfg(feature = "ticks")]
+    operations_ticks::FUNCTIONS,
+    #[cfg(feature = "ping")]
+    operations_ping::FUNCTIONS,
+    #[cfg(feature = "session")]
+    operations_session::FUNCTIONS,
+];
+
+/// What every subcommand's call needs: the client, the runtime that drives it, the
+/// flags that shape the output, and the operation it calls.
 struct Call {
     client: Client,
     runtime: tokio::runtime::Runtime,
-    /// Whether the environment holds credentials.
-    credentials: bool,
     /// `--json`: the answer is printed as JSON, not as a table.
     json: bool,
     /// `--verbose` and `--raw`.
     output: support::Output,
-}
-
-impl Call {
-    /// Drives the client's call to its end on this command line's runtime.
-    fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
-        self.runtime.block_on(call)
-    }
-
-    /// `Err`, the usage error `message` (naming the variables to set), when the
-    /// environment holds no credentials.
-    fn needs_credentials(&self, message: &str) -> Outcome<()> {
-        if self.credentials { Ok(()) } else { Err(support::usage(message)) }
-    }
+    /// The operation's id, which warnings name.
+    operation: String,
+    /// The document's deprecation note, when it deprecates the operation: a warning
+    /// before the call, and the answer's `Deprecation` headers are not repeated.
+    deprecated: Option<String>,
 }
 
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
@@ -168,171 +171,168 @@ fn run(m: &ArgMatches) -> Outcome {
             eprintln!("error: cannot start the async runtime: {e}");
             ExitCode::from(support::FAILED)
         })?;
-    let call = Call {
-        client,
-        runtime,
-        credentials,
-        json,
-        output,
-    };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
     };
-    match command {
-        #[cfg(feature = "ticks")]
-        "search-ticks" => search_ticks(&call, m),
-        #[cfg(feature = "ping")]
-        "ping" => ping(&call, m),
-        #[cfg(feature = "session")]
-        "who-am-i" => who_am_i(&call, m),
-        #[cfg(feature = "ticks")]
-        "get-tick" => get_tick(&call, m),
-        #[cfg(feature = "ticks")]
-        "purge-tick" => purge_tick(&call, m),
-        other => Err(support::usage(&format!("unknown command `{other}`"))),
+    let chosen = support::commands::chosen(COMMANDS, command);
+    if let Some(message) = &chosen.needs_credentials && !credentials {
+        return Err(support::usage(message));
     }
+    let Some(run) = support::commands::function(ALL_FUNCTIONS, &chosen.function) else {
+        return Err(support::usage(&format!("unknown command `{command}`")));
+    };
+    let call = Call {
+        client,
+        runtime,
+        json,
+        output,
+        operation: chosen.operation,
+        deprecated: chosen.deprecated,
+    };
+    run(&call, m)
 }
-
-#[cfg(feature = "ticks")]
-use operations_ticks::*;
 
 #[cfg(feature = "ticks")]
 mod operations_ticks {
     use super::*;
 
     /// `search-ticks`: calls `searchTicks`.
-    pub(super) fn search_ticks(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials("OAS32_API_KEY is not set; set it to your API key")?;
+    fn search_ticks(call: &Call, m: &ArgMatches) -> Outcome {
         let body: Option<types::TickFilter> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-        let result = call.block_on(call.client.search_ticks(&body));
-        Ok(finish(call, ("searchTicks", false), result))
+        call.finish(call.client.search_ticks(&body))
     }
 
     /// `get-tick`: calls `getTick`.
-    pub(super) fn get_tick(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials("OAS32_API_KEY is not set; set it to your API key")?;
+    fn get_tick(call: &Call, m: &ArgMatches) -> Outcome {
         let tick_id: i64 = support::required(m, "tick-id")?;
-        let result = call.block_on(call.client.get_tick(tick_id));
-        Ok(finish(call, ("getTick", false), result))
+        call.finish(call.client.get_tick(tick_id))
     }
 
     /// `purge-tick`: calls `purgeTick`.
-    pub(super) fn purge_tick(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials("OAS32_API_KEY is not set; set it to your API key")?;
+    fn purge_tick(call: &Call, m: &ArgMatches) -> Outcome {
         let tick_id: i64 = support::required(m, "tick-id")?;
-        let result = call.block_on(call.client.purge_tick(tick_id));
-        Ok(finish(call, ("purgeTick", false), result))
+        call.finish(call.client.purge_tick(tick_id))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[search_ticks, get_tick, purge_tick];
     }
 }
-
-#[cfg(feature = "ping")]
-use operations_ping::*;
 
 #[cfg(feature = "ping")]
 mod operations_ping {
     use super::*;
 
     /// `ping`: calls `ping`.
-    pub(super) fn ping(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials("OAS32_API_KEY is not set; set it to your API key")?;
-        let result = call.block_on(call.client.ping());
-        Ok(finish(call, ("ping", false), result))
+    fn ping(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.ping())
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[ping];
     }
 }
-
-#[cfg(feature = "session")]
-use operations_session::*;
 
 #[cfg(feature = "session")]
 mod operations_session {
     use super::*;
 
     /// `who-am-i`: calls `whoAmI`.
-    pub(super) fn who_am_i(call: &Call, m: &ArgMatches) -> Outcome {
+    fn who_am_i(call: &Call, m: &ArgMatches) -> Outcome {
         let session: String = support::required(m, "session")?;
         let options = WhoAmIOptions::default()
             .with_theme(support::optional::<String>(m, "theme")?);
-        let result = call.block_on(call.client.who_am_i_with(&session, options));
-        Ok(finish(call, ("whoAmI", false), result))
+        call.finish(call.client.who_am_i_with(&session, options))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[who_am_i];
     }
 }
 
-/// Prints the answer (or the error) and the requested extras; the exit status.
-fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-    call: &Call,
-    operation: (&str, bool),
-    result: Result<ResponseValue<T>, Error<E>>,
-) -> ExitCode {
-    report(
-        &call.client,
-        operation,
-        result,
-        call.output,
-        |value| support::print_value(value, call.json),
-    )
-}
-
-/// `operation`: its id, and whether the document deprecates it (then the warning was
-/// printed before the call, and the answer's `Deprecation` headers are not repeated).
-fn report<T, E: std::fmt::Debug + serde::Serialize>(
-    client: &Client,
-    operation: (&str, bool),
-    result: Result<ResponseValue<T>, Error<E>>,
-    output: support::Output,
-    print: impl FnOnce(&T),
-) -> ExitCode {
-    let code = match result {
-        Ok(response) => {
-            if !operation.1 {
-                support::warn_deprecation(operation.0, response.headers());
-            }
-            if !response.status_documented() {
-                support::warn_undocumented(operation.0, response.status());
-            }
-            if output.raw {
-                support::write_raw(response.raw_body());
-            } else {
-                print(&*response);
-            }
-            ExitCode::SUCCESS
+impl Call {
+    /// Drives the client's call to its end on this command line's runtime, once its
+    /// flags are read (a usage error comes without the deprecation warning).
+    fn block_on<F: Future>(&self, call: F) -> F::Output {
+        if let Some(note) = &self.deprecated {
+            eprintln!("warning: `{}` is deprecated: {note}", self.operation);
         }
-        Err(error) => {
-            if let (true, Some(body)) = (output.raw, error.raw_body()) {
-                support::write_raw(body);
-            }
-            match &error {
-                Error::Decode { status, path, message, body, .. } => {
-                    support::print_decode_error(
-                        *status,
-                        (path, message),
-                        body,
-                        error.retry_after(),
-                    );
-                }
-                _ => {
-                    let body = match error.api_body() {
-                        Some(body) => serde_json::to_value(body).ok(),
-                        None => {
-                            error
-                                .body_bytes()
-                                .and_then(|b| serde_json::from_slice(b).ok())
-                        }
-                    };
-                    support::print_error(
-                        error.status(),
-                        error.retry_after(),
-                        body,
-                        &error.to_string(),
-                    );
-                }
-            }
-            ExitCode::from(support::FAILED)
-        }
-    };
-    if output.verbose {
-        let state = client.last_rate_limit();
-        support::print_rate_limit(state.limit, state.remaining, state.reset);
+        self.runtime.block_on(call)
     }
-    code
+
+    /// Drives the call and prints the answer (or the error) and the requested extras.
+    fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
+        &self,
+        answer: impl Future<Output = ApiResult<T, E>>,
+    ) -> Outcome {
+        let result = self.block_on(answer);
+        Ok(self.report(result, |value| support::print_value(value, self.json)))
+    }
+
+    /// Prints the answer with `print` (or the error), then the requested extras; the exit
+    /// status.
+    fn report<T, E: std::fmt::Debug + serde::Serialize>(
+        &self,
+        result: ApiResult<T, E>,
+        print: impl FnOnce(&T),
+    ) -> ExitCode {
+        let output = self.output;
+        let code = match result {
+            Ok(response) => {
+                if self.deprecated.is_none() {
+                    support::warn_deprecation(&self.operation, response.headers());
+                }
+                if !response.status_documented() {
+                    support::warn_undocumented(&self.operation, response.status());
+                }
+                if output.raw {
+                    support::write_raw(response.raw_body());
+                } else {
+                    print(&*response);
+                }
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                if let (true, Some(body)) = (output.raw, error.raw_body()) {
+                    support::write_raw(body);
+                }
+                match &error {
+                    Error::Decode { status, path, message, body, .. } => {
+                        support::print_decode_error(
+                            *status,
+                            (path, message),
+                            body,
+                            error.retry_after(),
+                        );
+                    }
+                    _ => {
+                        let body = match error.api_body() {
+                            Some(body) => serde_json::to_value(body).ok(),
+                            None => {
+                                error
+                                    .body_bytes()
+                                    .and_then(|b| serde_json::from_slice(b).ok())
+                            }
+                        };
+                        support::print_error(
+                            error.status(),
+                            error.retry_after(),
+                            body,
+                            &error.to_string(),
+                        );
+                    }
+                }
+                ExitCode::from(support::FAILED)
+            }
+        };
+        if output.verbose {
+            let state = self.client.last_rate_limit();
+            support::print_rate_limit(state.limit, state.remaining, state.reset);
+        }
+        code
+    }
 }

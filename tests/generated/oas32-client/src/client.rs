@@ -18,9 +18,9 @@ use crate::types;
 use std::sync::Arc;
 use std::time::Duration;
 use crate::runtime::codegen::{
-    request, response, Credentials, Error, EventStream, JsonLines, OperationInfo, Query,
-    RateLimit, Raw, ResponseValue, RetryPolicy, SchemeKind, Secret, SecurityScheme,
-    ToParam, Transport,
+    request, response, ApiResult, Credentials, Error, EventStream, JsonLines,
+    OperationInfo, Query, RateLimit, Raw, RetryPolicy, SchemeKind, Secret,
+    SecurityScheme, ToParam, Transport,
 };
 
 /// The servers the document lists; any other URL works with [`Client::builder`].
@@ -239,10 +239,7 @@ impl Client {
     pub async fn watch_ticks(
         &self,
         count: i64,
-    ) -> Result<
-        ResponseValue<EventStream<types::Tick, WatchTicksError>>,
-        Error<WatchTicksError>,
-    > {
+    ) -> ApiResult<EventStream<types::Tick, WatchTicksError>, WatchTicksError> {
         const OPERATION: OperationInfo = OperationInfo::get("/ticks", "watchTicks")
             .secured(&[&["bearerAuth"]])
             .accepts(Some("text/event-stream, application/json"));
@@ -292,7 +289,7 @@ impl Client {
     pub async fn search_ticks(
         &self,
         body: &types::TickFilter,
-    ) -> Result<ResponseValue<Vec<types::Tick>>, Error<SearchTicksError>> {
+    ) -> ApiResult<Vec<types::Tick>, SearchTicksError> {
         let method = request::method("QUERY")?;
         let operation = OperationInfo {
             id: "searchTicks",
@@ -324,10 +321,7 @@ impl Client {
     pub async fn export_ticks(
         &self,
         count: i64,
-    ) -> Result<
-        ResponseValue<JsonLines<types::Tick, ExportTicksError>>,
-        Error<ExportTicksError>,
-    > {
+    ) -> ApiResult<JsonLines<types::Tick, ExportTicksError>, ExportTicksError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/ticks/lines",
                 "exportTicks",
@@ -381,7 +375,7 @@ impl Client {
     pub async fn find_ticks(
         &self,
         filter: &types::TickFilter,
-    ) -> Result<ResponseValue<Vec<types::Tick>>, Error<FindTicksError>> {
+    ) -> ApiResult<Vec<types::Tick>, FindTicksError> {
         const OPERATION: OperationInfo = OperationInfo::get("/ticks/search", "findTicks")
             .secured(&[&["bearerAuth"]]);
         let query = request::to_query_string(filter)?;
@@ -400,7 +394,7 @@ impl Client {
     pub async fn select_ticks(
         &self,
         selection: Option<&types::TickFilter>,
-    ) -> Result<ResponseValue<Vec<types::Tick>>, Error<SelectTicksError>> {
+    ) -> ApiResult<Vec<types::Tick>, SelectTicksError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/ticks/select",
                 "selectTicks",
@@ -419,10 +413,7 @@ impl Client {
     /// ```ignore
     /// let response = client.get_tick(1).await?;
     /// ```
-    pub async fn get_tick(
-        &self,
-        tick_id: i64,
-    ) -> Result<ResponseValue<types::Tick>, Error<GetTickError>> {
+    pub async fn get_tick(&self, tick_id: i64) -> ApiResult<types::Tick, GetTickError> {
         const OPERATION: OperationInfo = OperationInfo::get("/ticks/{tickId}", "getTick")
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&tick_id]);
@@ -437,10 +428,7 @@ impl Client {
     /// ```ignore
     /// let response = client.purge_tick(1).await?;
     /// ```
-    pub async fn purge_tick(
-        &self,
-        tick_id: i64,
-    ) -> Result<ResponseValue<()>, Error<PurgeTickError>> {
+    pub async fn purge_tick(&self, tick_id: i64) -> ApiResult<(), PurgeTickError> {
         let method = request::method("PURGE")?;
         let operation = OperationInfo {
             id: "purgeTick",
@@ -471,10 +459,7 @@ impl Client {
     /// ```
     pub async fn watch_messages(
         &self,
-    ) -> Result<
-        ResponseValue<EventStream<String, WatchMessagesError>>,
-        Error<WatchMessagesError>,
-    > {
+    ) -> ApiResult<EventStream<String, WatchMessagesError>, WatchMessagesError> {
         const OPERATION: OperationInfo = OperationInfo::get("/messages", "watchMessages")
             .accepts(Some("text/event-stream, application/json"));
         let streamed = self
@@ -519,7 +504,7 @@ impl Client {
     /// ```
     pub async fn heartbeat(
         &self,
-    ) -> Result<ResponseValue<JsonLines<i64, HeartbeatError>>, Error<HeartbeatError>> {
+    ) -> ApiResult<JsonLines<i64, HeartbeatError>, HeartbeatError> {
         const OPERATION: OperationInfo = OperationInfo::get("/heartbeat", "heartbeat")
             .accepts(Some("application/x-ndjson"));
         let streamed = self
@@ -562,7 +547,7 @@ impl Client {
     /// ```ignore
     /// let response = client.ping().await?;
     /// ```
-    pub async fn ping(&self) -> Result<ResponseValue<()>, Error<PingError>> {
+    pub async fn ping(&self) -> ApiResult<(), PingError> {
         const OPERATION: OperationInfo = OperationInfo::post("/ping", "ping")
             .secured(&[&["bearerAuth"]])
             .accepts(None);
@@ -589,7 +574,7 @@ impl Client {
     pub async fn who_am_i(
         &self,
         session: &str,
-    ) -> Result<ResponseValue<types::WhoAmIOkBody>, Error<WhoAmIError>> {
+    ) -> ApiResult<types::WhoAmIOkBody, WhoAmIError> {
         self.who_am_i_with(session, Default::default()).await
     }
 
@@ -600,7 +585,7 @@ impl Client {
         &self,
         session: &str,
         options: WhoAmIOptions,
-    ) -> Result<ResponseValue<types::WhoAmIOkBody>, Error<WhoAmIError>> {
+    ) -> ApiResult<types::WhoAmIOkBody, WhoAmIError> {
         const OPERATION: OperationInfo = OperationInfo::get("/session", "whoAmI");
         let mut cookies: Vec<String> = Vec::new();
         cookies.push(format!("{}={}", "session", ToParam::to_param(session)));

@@ -26,7 +26,7 @@ use std::process::ExitCode;
 type Outcome<T = ExitCode> = Result<T, ExitCode>;
 use clap::{ArgMatches, Command};
 use paging_client::client::*;
-use paging_client::{Client, Error, RequestOptions, ResponseValue};
+use paging_client::{ApiResult, Client, Error, RequestOptions};
 use paging_client::runtime::progress::Direction;
 use paging_client::Server;
 
@@ -69,8 +69,23 @@ const ENABLED: &[&str] = &[
     "link",
 ];
 
-/// What every subcommand's call needs: the client, the runtime that drives it, and the
-/// flags that shape the output.
+/// What runs a subcommand: its call (the client, the global flags) and its flags.
+type Run = fn(&Call, &ArgMatches) -> Outcome;
+
+/// The tables of the subcommands' functions, one a feature this build has on.
+const ALL_FUNCTIONS: &[&[(&str, Run)]] = &[
+    #[cfg(feature = "dropshot")]
+    operations_dropshot::FUNCTIONS,
+    #[cfg(feature = "cursor")]
+    operations_cursor::FUNCTIONS,
+    #[cfg(feature = "after")]
+    operations_after::FUNCTIONS,
+    #[cfg(feature = "link")]
+    operations_link::FUNCTIONS,
+];
+
+/// What every subcommand's call needs: the client, the runtime that drives it, the
+/// flags that shape the output, and the operation it calls.
 struct Call {
     client: Client,
     runtime: tokio::runtime::Runtime,
@@ -78,13 +93,11 @@ struct Call {
     json: bool,
     /// `--verbose` and `--raw`.
     output: support::Output,
-}
-
-impl Call {
-    /// Drives the client's call to its end on this command line's runtime.
-    fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
-        self.runtime.block_on(call)
-    }
+    /// The operation's id, which warnings name.
+    operation: String,
+    /// The document's deprecation note, when it deprecates the operation: a warning
+    /// before the call, and the answer's `Deprecation` headers are not repeated.
+    deprecated: Option<String>,
 }
 
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
@@ -144,174 +157,178 @@ fn run(m: &ArgMatches) -> Outcome {
             eprintln!("error: cannot start the async runtime: {e}");
             ExitCode::from(support::FAILED)
         })?;
+    let Some((command, m)) = m.subcommand() else {
+        return Err(support::usage("no command given; --help lists them"));
+    };
+    let chosen = support::commands::chosen(COMMANDS, command);
+    let Some(run) = support::commands::function(ALL_FUNCTIONS, &chosen.function) else {
+        return Err(support::usage(&format!("unknown command `{command}`")));
+    };
     let call = Call {
         client,
         runtime,
         json,
         output,
+        operation: chosen.operation,
+        deprecated: chosen.deprecated,
     };
-    let Some((command, m)) = m.subcommand() else {
-        return Err(support::usage("no command given; --help lists them"));
-    };
-    match command {
-        #[cfg(feature = "dropshot")]
-        "dropshot-items" => dropshot_items(&call, m),
-        #[cfg(feature = "cursor")]
-        "cursor-items" => cursor_items(&call, m),
-        #[cfg(feature = "after")]
-        "after-items" => after_items(&call, m),
-        #[cfg(feature = "link")]
-        "link-items" => link_items(&call, m),
-        other => Err(support::usage(&format!("unknown command `{other}`"))),
-    }
+    run(&call, m)
 }
-
-#[cfg(feature = "dropshot")]
-use operations_dropshot::*;
 
 #[cfg(feature = "dropshot")]
 mod operations_dropshot {
     use super::*;
 
     /// `dropshot-items`: calls `dropshotItems`.
-    pub(super) fn dropshot_items(call: &Call, m: &ArgMatches) -> Outcome {
+    fn dropshot_items(call: &Call, m: &ArgMatches) -> Outcome {
         let options = DropshotItemsOptions::default()
             .with_limit(support::optional::<u32>(m, "limit")?)
             .with_page_token(support::optional::<String>(m, "page-token")?)
             .with_kind(support::optional::<String>(m, "kind")?);
-        let result = call.block_on(call.client.dropshot_items_with(options));
-        Ok(finish(call, ("dropshotItems", false), result))
+        call.finish(call.client.dropshot_items_with(options))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[dropshot_items];
     }
 }
-
-#[cfg(feature = "cursor")]
-use operations_cursor::*;
 
 #[cfg(feature = "cursor")]
 mod operations_cursor {
     use super::*;
 
     /// `cursor-items`: calls `cursorItems`.
-    pub(super) fn cursor_items(call: &Call, m: &ArgMatches) -> Outcome {
+    fn cursor_items(call: &Call, m: &ArgMatches) -> Outcome {
         let options = CursorItemsOptions::default()
             .with_page_token(support::optional::<String>(m, "page-token")?)
             .with_page_size(support::optional::<i32>(m, "page-size")?)
             .with_kind(support::optional::<String>(m, "kind")?);
-        let result = call.block_on(call.client.cursor_items_with(options));
-        Ok(finish(call, ("cursorItems", false), result))
+        call.finish(call.client.cursor_items_with(options))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[cursor_items];
     }
 }
-
-#[cfg(feature = "after")]
-use operations_after::*;
 
 #[cfg(feature = "after")]
 mod operations_after {
     use super::*;
 
     /// `after-items`: calls `afterItems`.
-    pub(super) fn after_items(call: &Call, m: &ArgMatches) -> Outcome {
+    fn after_items(call: &Call, m: &ArgMatches) -> Outcome {
         let options = AfterItemsOptions::default()
             .with_after(support::optional::<String>(m, "after")?)
             .with_limit(support::optional::<i32>(m, "limit")?);
-        let result = call.block_on(call.client.after_items_with(options));
-        Ok(finish(call, ("afterItems", false), result))
+        call.finish(call.client.after_items_with(options))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[after_items];
     }
 }
-
-#[cfg(feature = "link")]
-use operations_link::*;
 
 #[cfg(feature = "link")]
 mod operations_link {
     use super::*;
 
     /// `link-items`: calls `linkItems`.
-    pub(super) fn link_items(call: &Call, m: &ArgMatches) -> Outcome {
+    fn link_items(call: &Call, m: &ArgMatches) -> Outcome {
         let shelf: String = support::required(m, "shelf")?;
         let options = LinkItemsOptions::default()
             .with_page(support::optional::<i32>(m, "page")?)
             .with_per_page(support::optional::<i32>(m, "per-page")?);
-        let result = call.block_on(call.client.link_items_with(&shelf, options));
-        Ok(finish(call, ("linkItems", false), result))
+        call.finish(call.client.link_items_with(&shelf, options))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[link_items];
     }
 }
 
-/// Prints the answer (or the error) and the requested extras; the exit status.
-fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-    call: &Call,
-    operation: (&str, bool),
-    result: Result<ResponseValue<T>, Error<E>>,
-) -> ExitCode {
-    report(
-        &call.client,
-        operation,
-        result,
-        call.output,
-        |value| support::print_value(value, call.json),
-    )
-}
-
-/// `operation`: its id, and whether the document deprecates it (then the warning was
-/// printed before the call, and the answer's `Deprecation` headers are not repeated).
-fn report<T, E: std::fmt::Debug + serde::Serialize>(
-    client: &Client,
-    operation: (&str, bool),
-    result: Result<ResponseValue<T>, Error<E>>,
-    output: support::Output,
-    print: impl FnOnce(&T),
-) -> ExitCode {
-    let code = match result {
-        Ok(response) => {
-            if !operation.1 {
-                support::warn_deprecation(operation.0, response.headers());
-            }
-            if !response.status_documented() {
-                support::warn_undocumented(operation.0, response.status());
-            }
-            if output.raw {
-                support::write_raw(response.raw_body());
-            } else {
-                print(&*response);
-            }
-            ExitCode::SUCCESS
+impl Call {
+    /// Drives the client's call to its end on this command line's runtime, once its
+    /// flags are read (a usage error comes without the deprecation warning).
+    fn block_on<F: Future>(&self, call: F) -> F::Output {
+        if let Some(note) = &self.deprecated {
+            eprintln!("warning: `{}` is deprecated: {note}", self.operation);
         }
-        Err(error) => {
-            if let (true, Some(body)) = (output.raw, error.raw_body()) {
-                support::write_raw(body);
-            }
-            match &error {
-                Error::Decode { status, path, message, body, .. } => {
-                    support::print_decode_error(
-                        *status,
-                        (path, message),
-                        body,
-                        error.retry_after(),
-                    );
-                }
-                _ => {
-                    let body = match error.api_body() {
-                        Some(body) => serde_json::to_value(body).ok(),
-                        None => {
-                            error
-                                .body_bytes()
-                                .and_then(|b| serde_json::from_slice(b).ok())
-                        }
-                    };
-                    support::print_error(
-                        error.status(),
-                        error.retry_after(),
-                        body,
-                        &error.to_string(),
-                    );
-                }
-            }
-            ExitCode::from(support::FAILED)
-        }
-    };
-    if output.verbose {
-        let state = client.last_rate_limit();
-        support::print_rate_limit(state.limit, state.remaining, state.reset);
+        self.runtime.block_on(call)
     }
-    code
+
+    /// Drives the call and prints the answer (or the error) and the requested extras.
+    fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
+        &self,
+        answer: impl Future<Output = ApiResult<T, E>>,
+    ) -> Outcome {
+        let result = self.block_on(answer);
+        Ok(self.report(result, |value| support::print_value(value, self.json)))
+    }
+
+    /// Prints the answer with `print` (or the error), then the requested extras; the exit
+    /// status.
+    fn report<T, E: std::fmt::Debug + serde::Serialize>(
+        &self,
+        result: ApiResult<T, E>,
+        print: impl FnOnce(&T),
+    ) -> ExitCode {
+        let output = self.output;
+        let code = match result {
+            Ok(response) => {
+                if self.deprecated.is_none() {
+                    support::warn_deprecation(&self.operation, response.headers());
+                }
+                if !response.status_documented() {
+                    support::warn_undocumented(&self.operation, response.status());
+                }
+                if output.raw {
+                    support::write_raw(response.raw_body());
+                } else {
+                    print(&*response);
+                }
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                if let (true, Some(body)) = (output.raw, error.raw_body()) {
+                    support::write_raw(body);
+                }
+                match &error {
+                    Error::Decode { status, path, message, body, .. } => {
+                        support::print_decode_error(
+                            *status,
+                            (path, message),
+                            body,
+                            error.retry_after(),
+                        );
+                    }
+                    _ => {
+                        let body = match error.api_body() {
+                            Some(body) => serde_json::to_value(body).ok(),
+                            None => {
+                                error
+                                    .body_bytes()
+                                    .and_then(|b| serde_json::from_slice(b).ok())
+                            }
+                        };
+                        support::print_error(
+                            error.status(),
+                            error.retry_after(),
+                            body,
+                            &error.to_string(),
+                        );
+                    }
+                }
+                ExitCode::from(support::FAILED)
+            }
+        };
+        if output.verbose {
+            let state = self.client.last_rate_limit();
+            support::print_rate_limit(state.limit, state.remaining, state.reset);
+        }
+        code
+    }
 }

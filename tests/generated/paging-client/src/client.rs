@@ -17,8 +17,8 @@ use crate::types;
 use std::sync::Arc;
 use std::time::Duration;
 use crate::runtime::codegen::{
-    pages, request, response, Credentials, Error, OperationInfo, Page, Pages, RateLimit,
-    Raw, ResponseValue, RetryPolicy, SecurityScheme, Transport,
+    pages, request, response, ApiResult, Credentials, Error, OperationInfo, Page, Pages,
+    RateLimit, Raw, RetryPolicy, SecurityScheme, Transport,
 };
 
 /// The servers the document lists; any other URL works with [`Client::builder`].
@@ -228,7 +228,7 @@ impl Client {
     /// takes them.
     pub async fn dropshot_items(
         &self,
-    ) -> Result<ResponseValue<types::ItemResultsPage>, Error<DropshotItemsError>> {
+    ) -> ApiResult<types::ItemResultsPage, DropshotItemsError> {
         self.dropshot_items_with(Default::default()).await
     }
 
@@ -238,7 +238,7 @@ impl Client {
     pub async fn dropshot_items_with(
         &self,
         options: DropshotItemsOptions,
-    ) -> Result<ResponseValue<types::ItemResultsPage>, Error<DropshotItemsError>> {
+    ) -> ApiResult<types::ItemResultsPage, DropshotItemsError> {
         const OPERATION: OperationInfo = OperationInfo::get(
             "/dropshot/items",
             "dropshotItems",
@@ -289,9 +289,7 @@ impl Client {
     ///
     /// Sends none of the optional parameters; [`cursor_items_with`](Self::cursor_items_with) takes
     /// them.
-    pub async fn cursor_items(
-        &self,
-    ) -> Result<ResponseValue<types::CursorPage>, Error<CursorItemsError>> {
+    pub async fn cursor_items(&self) -> ApiResult<types::CursorPage, CursorItemsError> {
         self.cursor_items_with(Default::default()).await
     }
 
@@ -301,7 +299,7 @@ impl Client {
     pub async fn cursor_items_with(
         &self,
         options: CursorItemsOptions,
-    ) -> Result<ResponseValue<types::CursorPage>, Error<CursorItemsError>> {
+    ) -> ApiResult<types::CursorPage, CursorItemsError> {
         const OPERATION: OperationInfo = OperationInfo::get(
             "/cursor/items",
             "cursorItems",
@@ -348,9 +346,7 @@ impl Client {
     ///
     /// Sends none of the optional parameters; [`after_items_with`](Self::after_items_with) takes
     /// them.
-    pub async fn after_items(
-        &self,
-    ) -> Result<ResponseValue<types::AfterPage>, Error<AfterItemsError>> {
+    pub async fn after_items(&self) -> ApiResult<types::AfterPage, AfterItemsError> {
         self.after_items_with(Default::default()).await
     }
 
@@ -360,7 +356,7 @@ impl Client {
     pub async fn after_items_with(
         &self,
         options: AfterItemsOptions,
-    ) -> Result<ResponseValue<types::AfterPage>, Error<AfterItemsError>> {
+    ) -> ApiResult<types::AfterPage, AfterItemsError> {
         const OPERATION: OperationInfo = OperationInfo::get(
             "/after/items",
             "afterItems",
@@ -410,7 +406,7 @@ impl Client {
     pub async fn link_items(
         &self,
         shelf: &str,
-    ) -> Result<ResponseValue<Vec<types::Item>>, Error<LinkItemsError>> {
+    ) -> ApiResult<Vec<types::Item>, LinkItemsError> {
         self.link_items_with(shelf, Default::default()).await
     }
 
@@ -421,7 +417,7 @@ impl Client {
         &self,
         shelf: &str,
         options: LinkItemsOptions,
-    ) -> Result<ResponseValue<Vec<types::Item>>, Error<LinkItemsError>> {
+    ) -> ApiResult<Vec<types::Item>, LinkItemsError> {
         const OPERATION: OperationInfo = OperationInfo::get(
             "/link/{shelf}/items",
             "linkItems",

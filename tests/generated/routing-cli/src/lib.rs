@@ -31,7 +31,7 @@ use std::process::ExitCode;
 type Outcome<T = ExitCode> = Result<T, ExitCode>;
 use clap::{ArgMatches, Command};
 use routing_client::client::*;
-use routing_client::{Client, Error, RequestOptions, ResponseValue};
+use routing_client::{ApiResult, Client, Error, RequestOptions};
 use routing_client::runtime::progress::Direction;
 use routing_client::types;
 use routing_client::Server;
@@ -85,30 +85,45 @@ const ENABLED: &[&str] = &[
     "2010-04-01",
 ];
 
-/// What every subcommand's call needs: the client, the runtime that drives it, and the
-/// flags that shape the output.
+/// What runs a subcommand: its call (the client, the global flags) and its flags.
+type Run = fn(&Call, &ArgMatches) -> Outcome;
+
+/// The tables of the subcommands' functions, one a feature this build has on.
+const ALL_FUNCTIONS: &[&[(&str, Run)]] = &[
+    #[cfg(feature = "root")]
+    operations_root::FUNCTIONS,
+    #[cfg(feature = "accounts-json")]
+    operations_accounts_json::FUNCTIONS,
+    #[cfg(feature = "accounts")]
+    operations_accounts::FUNCTIONS,
+    #[cfg(feature = "files")]
+    operations_files::FUNCTIONS,
+    #[cfg(feature = "templates")]
+    operations_templates::FUNCTIONS,
+    #[cfg(feature = "jobs")]
+    operations_jobs::FUNCTIONS,
+    #[cfg(feature = "responses")]
+    operations_responses::FUNCTIONS,
+    #[cfg(feature = "pairs")]
+    operations_pairs::FUNCTIONS,
+    #[cfg(feature = "2010-04-01")]
+    operations_2010_04_01::FUNCTIONS,
+];
+
+/// What every subcommand's call needs: the client, the runtime that drives it, the
+/// flags that shape the output, and the operation it calls.
 struct Call {
     client: Client,
     runtime: tokio::runtime::Runtime,
-    /// Whether the environment holds credentials.
-    credentials: bool,
     /// `--json`: the answer is printed as JSON, not as a table.
     json: bool,
     /// `--verbose` and `--raw`.
     output: support::Output,
-}
-
-impl Call {
-    /// Drives the client's call to its end on this command line's runtime.
-    fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
-        self.runtime.block_on(call)
-    }
-
-    /// `Err`, the usage error `message` (naming the variables to set), when the
-    /// environment holds no credentials.
-    fn needs_credentials(&self, message: &str) -> Outcome<()> {
-        if self.credentials { Ok(()) } else { Err(support::usage(message)) }
-    }
+    /// The operation's id, which warnings name.
+    operation: String,
+    /// The document's deprecation note, when it deprecates the operation: a warning
+    /// before the call, and the answer's `Deprecation` headers are not repeated.
+    deprecated: Option<String>,
 }
 
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
@@ -177,368 +192,329 @@ fn run(m: &ArgMatches) -> Outcome {
             eprintln!("error: cannot start the async runtime: {e}");
             ExitCode::from(support::FAILED)
         })?;
-    let call = Call {
-        client,
-        runtime,
-        credentials,
-        json,
-        output,
-    };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
     };
-    match command {
-        #[cfg(feature = "root")]
-        "get-root" => get_root(&call, m),
-        #[cfg(feature = "accounts-json")]
-        "list-accounts" => list_accounts(&call, m),
-        #[cfg(feature = "accounts")]
-        "get-account" => get_account(&call, m),
-        #[cfg(feature = "accounts")]
-        "get-call" => get_call(&call, m),
-        #[cfg(feature = "files")]
-        "get-file-as" => get_file_as(&call, m),
-        #[cfg(feature = "files")]
-        "get-file" => get_file(&call, m),
-        #[cfg(feature = "files")]
-        "put-file" => put_file(&call, m),
-        #[cfg(feature = "templates")]
-        "list-templates" => list_templates(&call, m),
-        #[cfg(feature = "templates")]
-        "delete-template" => delete_template(&call, m),
-        #[cfg(feature = "templates")]
-        "get-template-version" => get_template_version(&call, m),
-        #[cfg(feature = "templates")]
-        "list-template-versions" => list_template_versions(&call, m),
-        #[cfg(feature = "jobs")]
-        "cancel-job" => cancel_job(&call, m),
-        #[cfg(feature = "responses")]
-        "create-response" => create_response(&call, m),
-        #[cfg(feature = "responses")]
-        "beta-create-response" => beta_create_response(&call, m),
-        #[cfg(feature = "responses")]
-        "beta-get-response" => beta_get_response(&call, m),
-        #[cfg(feature = "responses")]
-        "beta-delete-response" => beta_delete_response(&call, m),
-        #[cfg(feature = "responses")]
-        "get-response" => get_response(&call, m),
-        #[cfg(feature = "pairs")]
-        "get-pair" => get_pair(&call, m),
-        #[cfg(feature = "2010-04-01")]
-        "get-dated-account" => get_dated_account(&call, m),
-        other => Err(support::usage(&format!("unknown command `{other}`"))),
+    let chosen = support::commands::chosen(COMMANDS, command);
+    if let Some(message) = &chosen.needs_credentials && !credentials {
+        return Err(support::usage(message));
     }
+    let Some(run) = support::commands::function(ALL_FUNCTIONS, &chosen.function) else {
+        return Err(support::usage(&format!("unknown command `{command}`")));
+    };
+    let call = Call {
+        client,
+        runtime,
+        json,
+        output,
+        operation: chosen.operation,
+        deprecated: chosen.deprecated,
+    };
+    run(&call, m)
 }
-
-#[cfg(feature = "root")]
-use operations_root::*;
 
 #[cfg(feature = "root")]
 mod operations_root {
     use super::*;
 
     /// `get-root`: calls `getRoot`.
-    pub(super) fn get_root(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
-        let result = call.block_on(call.client.get_root());
-        Ok(finish(call, ("getRoot", false), result))
+    fn get_root(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.get_root())
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[get_root];
     }
 }
-
-#[cfg(feature = "accounts-json")]
-use operations_accounts_json::*;
 
 #[cfg(feature = "accounts-json")]
 mod operations_accounts_json {
     use super::*;
 
     /// `list-accounts`: calls `listAccounts`.
-    pub(super) fn list_accounts(call: &Call, _: &ArgMatches) -> Outcome {
-        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
-        let result = call.block_on(call.client.list_accounts());
-        Ok(finish(call, ("listAccounts", false), result))
+    fn list_accounts(call: &Call, _: &ArgMatches) -> Outcome {
+        call.finish(call.client.list_accounts())
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[list_accounts];
     }
 }
-
-#[cfg(feature = "accounts")]
-use operations_accounts::*;
 
 #[cfg(feature = "accounts")]
 mod operations_accounts {
     use super::*;
 
     /// `get-account`: calls `getAccount`.
-    pub(super) fn get_account(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
+    fn get_account(call: &Call, m: &ArgMatches) -> Outcome {
         let sid: String = support::required(m, "sid")?;
-        let result = call.block_on(call.client.get_account(&sid));
-        Ok(finish(call, ("getAccount", false), result))
+        call.finish(call.client.get_account(&sid))
     }
 
     /// `get-call`: calls `getCall`.
-    pub(super) fn get_call(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
+    fn get_call(call: &Call, m: &ArgMatches) -> Outcome {
         let account_sid: String = support::required(m, "account-sid")?;
         let sid: String = support::required(m, "sid")?;
-        let result = call.block_on(call.client.get_call(&account_sid, &sid));
-        Ok(finish(call, ("getCall", false), result))
+        call.finish(call.client.get_call(&account_sid, &sid))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[get_account, get_call];
     }
 }
-
-#[cfg(feature = "files")]
-use operations_files::*;
 
 #[cfg(feature = "files")]
 mod operations_files {
     use super::*;
 
     /// `get-file-as`: calls `getFileAs`.
-    pub(super) fn get_file_as(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
+    fn get_file_as(call: &Call, m: &ArgMatches) -> Outcome {
         let name: String = support::required(m, "name")?;
         let format: types::GetFileAsFormat = support::required(m, "format")?;
-        let result = call.block_on(call.client.get_file_as(&name, &format));
-        Ok(finish(call, ("getFileAs", false), result))
+        call.finish(call.client.get_file_as(&name, &format))
     }
 
     /// `get-file`: calls `getFile`.
-    pub(super) fn get_file(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
+    fn get_file(call: &Call, m: &ArgMatches) -> Outcome {
         let id: i64 = support::required(m, "id")?;
-        let result = call.block_on(call.client.get_file(id));
-        Ok(finish(call, ("getFile", false), result))
+        call.finish(call.client.get_file(id))
     }
 
     /// `put-file`: calls `putFile`.
-    pub(super) fn put_file(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
+    fn put_file(call: &Call, m: &ArgMatches) -> Outcome {
         let id: i64 = support::required(m, "id")?;
-        let result = call.block_on(call.client.put_file(id));
-        Ok(finish(call, ("putFile", false), result))
+        call.finish(call.client.put_file(id))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[get_file_as, get_file, put_file];
     }
 }
-
-#[cfg(feature = "templates")]
-use operations_templates::*;
 
 #[cfg(feature = "templates")]
 mod operations_templates {
     use super::*;
 
     /// `list-templates`: calls `listTemplates`.
-    pub(super) fn list_templates(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
+    fn list_templates(call: &Call, m: &ArgMatches) -> Outcome {
         let project_id: i64 = support::required(m, "project-id")?;
-        let result = call.block_on(call.client.list_templates(project_id));
-        Ok(finish(call, ("listTemplates", false), result))
+        call.finish(call.client.list_templates(project_id))
     }
 
     /// `delete-template`: calls `deleteTemplate`.
-    pub(super) fn delete_template(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
+    fn delete_template(call: &Call, m: &ArgMatches) -> Outcome {
         let template_name: String = support::required(m, "template-name")?;
-        let result = call.block_on(call.client.delete_template(&template_name));
-        Ok(finish(call, ("deleteTemplate", false), result))
+        call.finish(call.client.delete_template(&template_name))
     }
 
     /// `get-template-version`: calls `getTemplateVersion`.
-    pub(super) fn get_template_version(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
+    fn get_template_version(call: &Call, m: &ArgMatches) -> Outcome {
         let template_name: String = support::required(m, "template-name")?;
         let version: i64 = support::required(m, "version")?;
-        let result = call
-            .block_on(call.client.get_template_version(&template_name, version));
-        Ok(finish(call, ("getTemplateVersion", false), result))
+        call.finish(call.client.get_template_version(&template_name, version))
     }
 
     /// `list-template-versions`: calls `listTemplateVersions`.
-    pub(super) fn list_template_versions(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
+    fn list_template_versions(call: &Call, m: &ArgMatches) -> Outcome {
         let project_id: i64 = support::required(m, "project-id")?;
-        let result = call.block_on(call.client.list_template_versions(project_id));
-        Ok(finish(call, ("listTemplateVersions", false), result))
+        call.finish(call.client.list_template_versions(project_id))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[
+            list_templates,
+            delete_template,
+            get_template_version,
+            list_template_versions,
+        ];
     }
 }
-
-#[cfg(feature = "jobs")]
-use operations_jobs::*;
 
 #[cfg(feature = "jobs")]
 mod operations_jobs {
     use super::*;
 
     /// `cancel-job`: calls `cancelJob`.
-    pub(super) fn cancel_job(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
+    fn cancel_job(call: &Call, m: &ArgMatches) -> Outcome {
         let name: String = support::required(m, "name")?;
-        let result = call.block_on(call.client.cancel_job(&name));
-        Ok(finish(call, ("cancelJob", false), result))
+        call.finish(call.client.cancel_job(&name))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[cancel_job];
     }
 }
-
-#[cfg(feature = "responses")]
-use operations_responses::*;
 
 #[cfg(feature = "responses")]
 mod operations_responses {
     use super::*;
 
     /// `create-response`: calls `createResponse`.
-    pub(super) fn create_response(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
+    fn create_response(call: &Call, m: &ArgMatches) -> Outcome {
         let body: Option<types::Echo> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-        let result = call.block_on(call.client.create_response(&body));
-        Ok(finish(call, ("createResponse", false), result))
+        call.finish(call.client.create_response(&body))
     }
 
     /// `beta-create-response`: calls `betaCreateResponse`.
-    pub(super) fn beta_create_response(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
+    fn beta_create_response(call: &Call, m: &ArgMatches) -> Outcome {
         let body: Option<types::Echo> = support::body(m)?;
         let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-        let result = call.block_on(call.client.beta_create_response(&body));
-        Ok(finish(call, ("betaCreateResponse", false), result))
+        call.finish(call.client.beta_create_response(&body))
     }
 
     /// `beta-get-response`: calls `betaGetResponse`.
-    pub(super) fn beta_get_response(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
+    fn beta_get_response(call: &Call, m: &ArgMatches) -> Outcome {
         let response_id: String = support::required(m, "response-id")?;
         let options = BetaGetResponseOptions::default()
             .with_include(support::optional::<String>(m, "include")?);
-        let result = call
-            .block_on(call.client.beta_get_response_with(&response_id, options));
-        Ok(finish(call, ("betaGetResponse", false), result))
+        call.finish(call.client.beta_get_response_with(&response_id, options))
     }
 
     /// `beta-delete-response`: calls `betaDeleteResponse`.
-    pub(super) fn beta_delete_response(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
+    fn beta_delete_response(call: &Call, m: &ArgMatches) -> Outcome {
         let response_id: String = support::required(m, "response-id")?;
-        let result = call.block_on(call.client.beta_delete_response(&response_id));
-        Ok(finish(call, ("betaDeleteResponse", false), result))
+        call.finish(call.client.beta_delete_response(&response_id))
     }
 
     /// `get-response`: calls `getResponse`.
-    pub(super) fn get_response(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
+    fn get_response(call: &Call, m: &ArgMatches) -> Outcome {
         let response_id: String = support::required(m, "response-id")?;
         let options = GetResponseOptions::default()
             .with_include(support::optional::<String>(m, "include")?);
-        let result = call.block_on(call.client.get_response_with(&response_id, options));
-        Ok(finish(call, ("getResponse", false), result))
+        call.finish(call.client.get_response_with(&response_id, options))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[
+            create_response,
+            beta_create_response,
+            beta_get_response,
+            beta_delete_response,
+            get_response,
+        ];
     }
 }
-
-#[cfg(feature = "pairs")]
-use operations_pairs::*;
 
 #[cfg(feature = "pairs")]
 mod operations_pairs {
     use super::*;
 
     /// `get-pair`: calls `getPair`.
-    pub(super) fn get_pair(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
+    fn get_pair(call: &Call, m: &ArgMatches) -> Outcome {
         let a: String = support::required(m, "a")?;
         let b: i64 = support::required(m, "b")?;
-        let result = call.block_on(call.client.get_pair(&a, b));
-        Ok(finish(call, ("getPair", false), result))
+        call.finish(call.client.get_pair(&a, b))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[get_pair];
     }
 }
-
-#[cfg(feature = "2010-04-01")]
-use operations_2010_04_01::*;
 
 #[cfg(feature = "2010-04-01")]
 mod operations_2010_04_01 {
     use super::*;
 
     /// `get-dated-account`: calls `getDatedAccount`.
-    pub(super) fn get_dated_account(call: &Call, m: &ArgMatches) -> Outcome {
-        call.needs_credentials("ROUTING_API_KEY is not set; set it to your API key")?;
+    fn get_dated_account(call: &Call, m: &ArgMatches) -> Outcome {
         let account_sid: String = support::required(m, "account-sid")?;
-        let result = call.block_on(call.client.get_dated_account(&account_sid));
-        Ok(finish(call, ("getDatedAccount", false), result))
+        call.finish(call.client.get_dated_account(&account_sid))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[get_dated_account];
     }
 }
 
-/// Prints the answer (or the error) and the requested extras; the exit status.
-fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-    call: &Call,
-    operation: (&str, bool),
-    result: Result<ResponseValue<T>, Error<E>>,
-) -> ExitCode {
-    report(
-        &call.client,
-        operation,
-        result,
-        call.output,
-        |value| support::print_value(value, call.json),
-    )
-}
-
-/// `operation`: its id, and whether the document deprecates it (then the warning was
-/// printed before the call, and the answer's `Deprecation` headers are not repeated).
-fn report<T, E: std::fmt::Debug + serde::Serialize>(
-    client: &Client,
-    operation: (&str, bool),
-    result: Result<ResponseValue<T>, Error<E>>,
-    output: support::Output,
-    print: impl FnOnce(&T),
-) -> ExitCode {
-    let code = match result {
-        Ok(response) => {
-            if !operation.1 {
-                support::warn_deprecation(operation.0, response.headers());
-            }
-            if !response.status_documented() {
-                support::warn_undocumented(operation.0, response.status());
-            }
-            if output.raw {
-                support::write_raw(response.raw_body());
-            } else {
-                print(&*response);
-            }
-            ExitCode::SUCCESS
+impl Call {
+    /// Drives the client's call to its end on this command line's runtime, once its
+    /// flags are read (a usage error comes without the deprecation warning).
+    fn block_on<F: Future>(&self, call: F) -> F::Output {
+        if let Some(note) = &self.deprecated {
+            eprintln!("warning: `{}` is deprecated: {note}", self.operation);
         }
-        Err(error) => {
-            if let (true, Some(body)) = (output.raw, error.raw_body()) {
-                support::write_raw(body);
-            }
-            match &error {
-                Error::Decode { status, path, message, body, .. } => {
-                    support::print_decode_error(
-                        *status,
-                        (path, message),
-                        body,
-                        error.retry_after(),
-                    );
-                }
-                _ => {
-                    let body = match error.api_body() {
-                        Some(body) => serde_json::to_value(body).ok(),
-                        None => {
-                            error
-                                .body_bytes()
-                                .and_then(|b| serde_json::from_slice(b).ok())
-                        }
-                    };
-                    support::print_error(
-                        error.status(),
-                        error.retry_after(),
-                        body,
-                        &error.to_string(),
-                    );
-                }
-            }
-            ExitCode::from(support::FAILED)
-        }
-    };
-    if output.verbose {
-        let state = client.last_rate_limit();
-        support::print_rate_limit(state.limit, state.remaining, state.reset);
+        self.runtime.block_on(call)
     }
-    code
+
+    /// Drives the call and prints the answer (or the error) and the requested extras.
+    fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
+        &self,
+        answer: impl Future<Output = ApiResult<T, E>>,
+    ) -> Outcome {
+        let result = self.block_on(answer);
+        Ok(self.report(result, |value| support::print_value(value, self.json)))
+    }
+
+    /// Prints the answer with `print` (or the error), then the requested extras; the exit
+    /// status.
+    fn report<T, E: std::fmt::Debug + serde::Serialize>(
+        &self,
+        result: ApiResult<T, E>,
+        print: impl FnOnce(&T),
+    ) -> ExitCode {
+        let output = self.output;
+        let code = match result {
+            Ok(response) => {
+                if self.deprecated.is_none() {
+                    support::warn_deprecation(&self.operation, response.headers());
+                }
+                if !response.status_documented() {
+                    support::warn_undocumented(&self.operation, response.status());
+                }
+                if output.raw {
+                    support::write_raw(response.raw_body());
+                } else {
+                    print(&*response);
+                }
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                if let (true, Some(body)) = (output.raw, error.raw_body()) {
+                    support::write_raw(body);
+                }
+                match &error {
+                    Error::Decode { status, path, message, body, .. } => {
+                        support::print_decode_error(
+                            *status,
+                            (path, message),
+                            body,
+                            error.retry_after(),
+                        );
+                    }
+                    _ => {
+                        let body = match error.api_body() {
+                            Some(body) => serde_json::to_value(body).ok(),
+                            None => {
+                                error
+                                    .body_bytes()
+                                    .and_then(|b| serde_json::from_slice(b).ok())
+                            }
+                        };
+                        support::print_error(
+                            error.status(),
+                            error.retry_after(),
+                            body,
+                            &error.to_string(),
+                        );
+                    }
+                }
+                ExitCode::from(support::FAILED)
+            }
+        };
+        if output.verbose {
+            let state = self.client.last_rate_limit();
+            support::print_rate_limit(state.limit, state.remaining, state.reset);
+        }
+        code
+    }
 }

@@ -22,8 +22,8 @@ use crate::types;
 use std::sync::Arc;
 use std::time::Duration;
 use crate::runtime::codegen::{
-    request, response, Credentials, Error, OperationInfo, Query, RateLimit, Raw,
-    ResponseValue, RetryPolicy, SchemeKind, Secret, SecurityScheme, Transport,
+    request, response, ApiResult, Credentials, Error, OperationInfo, Query, RateLimit,
+    Raw, RetryPolicy, SchemeKind, Secret, SecurityScheme, Transport,
 };
 
 /// The servers the document lists; any other URL works with [`Client::builder`].
@@ -237,9 +237,7 @@ impl Client {
     /// ```ignore
     /// let response = client.get_root().await?;
     /// ```
-    pub async fn get_root(
-        &self,
-    ) -> Result<ResponseValue<types::Echo>, Error<GetRootError>> {
+    pub async fn get_root(&self) -> ApiResult<types::Echo, GetRootError> {
         const OPERATION: OperationInfo = OperationInfo::get("/", "getRoot")
             .secured(&[&["bearerAuth"]]);
         let raw = self.transport.call(&OPERATION, OPERATION.path, "", None).await?;
@@ -255,9 +253,7 @@ impl Client {
     /// ```ignore
     /// let response = client.list_accounts().await?;
     /// ```
-    pub async fn list_accounts(
-        &self,
-    ) -> Result<ResponseValue<types::Echo>, Error<ListAccountsError>> {
+    pub async fn list_accounts(&self) -> ApiResult<types::Echo, ListAccountsError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/Accounts.json",
                 "listAccounts",
@@ -279,7 +275,7 @@ impl Client {
     pub async fn get_account(
         &self,
         sid: &str,
-    ) -> Result<ResponseValue<types::Echo>, Error<GetAccountError>> {
+    ) -> ApiResult<types::Echo, GetAccountError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/Accounts/{Sid}.json",
                 "getAccount",
@@ -299,7 +295,7 @@ impl Client {
         &self,
         account_sid: &str,
         sid: &str,
-    ) -> Result<ResponseValue<types::Echo>, Error<GetCallError>> {
+    ) -> ApiResult<types::Echo, GetCallError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/Accounts/{AccountSid}/Calls/{Sid}.json",
                 "getCall",
@@ -323,7 +319,7 @@ impl Client {
         &self,
         name: &str,
         format: &types::GetFileAsFormat,
-    ) -> Result<ResponseValue<types::Echo>, Error<GetFileAsError>> {
+    ) -> ApiResult<types::Echo, GetFileAsError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/files/{name}.{format}",
                 "getFileAs",
@@ -339,10 +335,7 @@ impl Client {
     /// ```ignore
     /// let response = client.get_file(1).await?;
     /// ```
-    pub async fn get_file(
-        &self,
-        id: i64,
-    ) -> Result<ResponseValue<types::Echo>, Error<GetFileError>> {
+    pub async fn get_file(&self, id: i64) -> ApiResult<types::Echo, GetFileError> {
         const OPERATION: OperationInfo = OperationInfo::get("/files/{id}", "getFile")
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&id]);
@@ -355,10 +348,7 @@ impl Client {
     /// ```ignore
     /// let response = client.put_file(1).await?;
     /// ```
-    pub async fn put_file(
-        &self,
-        id: i64,
-    ) -> Result<ResponseValue<types::Echo>, Error<PutFileError>> {
+    pub async fn put_file(&self, id: i64) -> ApiResult<types::Echo, PutFileError> {
         const OPERATION: OperationInfo = OperationInfo::put("/files/{id}", "putFile")
             .secured(&[&["bearerAuth"]]);
         let path = request::path(OPERATION.path, &[&id]);
@@ -378,7 +368,7 @@ impl Client {
     pub async fn list_templates(
         &self,
         project_id: i64,
-    ) -> Result<ResponseValue<types::Echo>, Error<ListTemplatesError>> {
+    ) -> ApiResult<types::Echo, ListTemplatesError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/templates/{project_id}",
                 "listTemplates",
@@ -397,7 +387,7 @@ impl Client {
     pub async fn delete_template(
         &self,
         template_name: &str,
-    ) -> Result<ResponseValue<types::Echo>, Error<DeleteTemplateError>> {
+    ) -> ApiResult<types::Echo, DeleteTemplateError> {
         const OPERATION: OperationInfo = OperationInfo::delete(
                 "/templates/{template_name}",
                 "deleteTemplate",
@@ -417,7 +407,7 @@ impl Client {
         &self,
         template_name: &str,
         version: i64,
-    ) -> Result<ResponseValue<types::Echo>, Error<GetTemplateVersionError>> {
+    ) -> ApiResult<types::Echo, GetTemplateVersionError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/templates/{template_name}/versions/{version}",
                 "getTemplateVersion",
@@ -436,7 +426,7 @@ impl Client {
     pub async fn list_template_versions(
         &self,
         project_id: i64,
-    ) -> Result<ResponseValue<types::Echo>, Error<ListTemplateVersionsError>> {
+    ) -> ApiResult<types::Echo, ListTemplateVersionsError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/templates/{project_id}/versions",
                 "listTemplateVersions",
@@ -459,7 +449,7 @@ impl Client {
     pub async fn cancel_job(
         &self,
         name: &str,
-    ) -> Result<ResponseValue<types::Echo>, Error<CancelJobError>> {
+    ) -> ApiResult<types::Echo, CancelJobError> {
         const OPERATION: OperationInfo = OperationInfo::post(
                 "/jobs/{name}:cancel",
                 "cancelJob",
@@ -483,7 +473,7 @@ impl Client {
     pub async fn create_response(
         &self,
         body: &types::Echo,
-    ) -> Result<ResponseValue<types::Echo>, Error<CreateResponseError>> {
+    ) -> ApiResult<types::Echo, CreateResponseError> {
         const OPERATION: OperationInfo = OperationInfo::post(
                 "/responses",
                 "createResponse",
@@ -506,7 +496,7 @@ impl Client {
     pub async fn beta_create_response(
         &self,
         body: &types::Echo,
-    ) -> Result<ResponseValue<types::Echo>, Error<BetaCreateResponseError>> {
+    ) -> ApiResult<types::Echo, BetaCreateResponseError> {
         const OPERATION: OperationInfo = OperationInfo::post(
                 "/responses?beta=true",
                 "betaCreateResponse",
@@ -534,7 +524,7 @@ impl Client {
     pub async fn beta_get_response(
         &self,
         response_id: &str,
-    ) -> Result<ResponseValue<types::Echo>, Error<BetaGetResponseError>> {
+    ) -> ApiResult<types::Echo, BetaGetResponseError> {
         self.beta_get_response_with(response_id, Default::default()).await
     }
 
@@ -545,7 +535,7 @@ impl Client {
         &self,
         response_id: &str,
         options: BetaGetResponseOptions,
-    ) -> Result<ResponseValue<types::Echo>, Error<BetaGetResponseError>> {
+    ) -> ApiResult<types::Echo, BetaGetResponseError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/responses/{response_id}?beta=true",
                 "betaGetResponse",
@@ -568,7 +558,7 @@ impl Client {
     pub async fn beta_delete_response(
         &self,
         response_id: &str,
-    ) -> Result<ResponseValue<types::Echo>, Error<BetaDeleteResponseError>> {
+    ) -> ApiResult<types::Echo, BetaDeleteResponseError> {
         const OPERATION: OperationInfo = OperationInfo::delete(
                 "/responses/{response_id}?beta=true",
                 "betaDeleteResponse",
@@ -593,7 +583,7 @@ impl Client {
     pub async fn get_response(
         &self,
         response_id: &str,
-    ) -> Result<ResponseValue<types::Echo>, Error<GetResponseError>> {
+    ) -> ApiResult<types::Echo, GetResponseError> {
         self.get_response_with(response_id, Default::default()).await
     }
 
@@ -604,7 +594,7 @@ impl Client {
         &self,
         response_id: &str,
         options: GetResponseOptions,
-    ) -> Result<ResponseValue<types::Echo>, Error<GetResponseError>> {
+    ) -> ApiResult<types::Echo, GetResponseError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/responses/{response_id}",
                 "getResponse",
@@ -631,7 +621,7 @@ impl Client {
         &self,
         a: &str,
         b: i64,
-    ) -> Result<ResponseValue<types::Echo>, Error<GetPairError>> {
+    ) -> ApiResult<types::Echo, GetPairError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/pairs/{a}/{b}/{a}",
                 "getPair",
@@ -656,7 +646,7 @@ impl Client {
     pub async fn get_dated_account(
         &self,
         account_sid: &str,
-    ) -> Result<ResponseValue<types::Echo>, Error<GetDatedAccountError>> {
+    ) -> ApiResult<types::Echo, GetDatedAccountError> {
         const OPERATION: OperationInfo = OperationInfo::get(
                 "/2010-04-01/Accounts/{AccountSid}.json",
                 "getDatedAccount",

@@ -20,7 +20,7 @@ use std::process::ExitCode;
 /// printed).
 type Outcome<T = ExitCode> = Result<T, ExitCode>;
 use clap::{ArgMatches, Command};
-use styles_client::{Client, Error, RequestOptions, ResponseValue};
+use styles_client::{ApiResult, Client, Error, RequestOptions};
 use styles_client::runtime::progress::Direction;
 use styles_client::types;
 use styles_client::Server;
@@ -64,8 +64,23 @@ const ENABLED: &[&str] = &[
     "cookie",
 ];
 
-/// What every subcommand's call needs: the client, the runtime that drives it, and the
-/// flags that shape the output.
+/// What runs a subcommand: its call (the client, the global flags) and its flags.
+type Run = fn(&Call, &ArgMatches) -> Outcome;
+
+/// The tables of the subcommands' functions, one a feature this build has on.
+const ALL_FUNCTIONS: &[&[(&str, Run)]] = &[
+    #[cfg(feature = "path")]
+    operations_path::FUNCTIONS,
+    #[cfg(feature = "query")]
+    operations_query::FUNCTIONS,
+    #[cfg(feature = "header")]
+    operations_header::FUNCTIONS,
+    #[cfg(feature = "cookie")]
+    operations_cookie::FUNCTIONS,
+];
+
+/// What every subcommand's call needs: the client, the runtime that drives it, the
+/// flags that shape the output, and the operation it calls.
 struct Call {
     client: Client,
     runtime: tokio::runtime::Runtime,
@@ -73,13 +88,11 @@ struct Call {
     json: bool,
     /// `--verbose` and `--raw`.
     output: support::Output,
-}
-
-impl Call {
-    /// Drives the client's call to its end on this command line's runtime.
-    fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
-        self.runtime.block_on(call)
-    }
+    /// The operation's id, which warnings name.
+    operation: String,
+    /// The document's deprecation note, when it deprecates the operation: a warning
+    /// before the call, and the answer's `Deprecation` headers are not repeated.
+    deprecated: Option<String>,
 }
 
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
@@ -139,303 +152,280 @@ fn run(m: &ArgMatches) -> Outcome {
             eprintln!("error: cannot start the async runtime: {e}");
             ExitCode::from(support::FAILED)
         })?;
+    let Some((command, m)) = m.subcommand() else {
+        return Err(support::usage("no command given; --help lists them"));
+    };
+    let chosen = support::commands::chosen(COMMANDS, command);
+    let Some(run) = support::commands::function(ALL_FUNCTIONS, &chosen.function) else {
+        return Err(support::usage(&format!("unknown command `{command}`")));
+    };
     let call = Call {
         client,
         runtime,
         json,
         output,
+        operation: chosen.operation,
+        deprecated: chosen.deprecated,
     };
-    let Some((command, m)) = m.subcommand() else {
-        return Err(support::usage("no command given; --help lists them"));
-    };
-    match command {
-        #[cfg(feature = "path")]
-        "path-simple" => path_simple(&call, m),
-        #[cfg(feature = "path")]
-        "path-simple-exploded" => path_simple_exploded(&call, m),
-        #[cfg(feature = "path")]
-        "path-label" => path_label(&call, m),
-        #[cfg(feature = "path")]
-        "path-label-exploded" => path_label_exploded(&call, m),
-        #[cfg(feature = "path")]
-        "path-matrix" => path_matrix(&call, m),
-        #[cfg(feature = "path")]
-        "path-matrix-exploded" => path_matrix_exploded(&call, m),
-        #[cfg(feature = "query")]
-        "query-form" => query_form(&call, m),
-        #[cfg(feature = "query")]
-        "query-form-exploded" => query_form_exploded(&call, m),
-        #[cfg(feature = "query")]
-        "query-reserved" => query_reserved(&call, m),
-        #[cfg(feature = "query")]
-        "query-space-delimited" => query_space_delimited(&call, m),
-        #[cfg(feature = "query")]
-        "query-pipe-delimited" => query_pipe_delimited(&call, m),
-        #[cfg(feature = "query")]
-        "query-deep-object" => query_deep_object(&call, m),
-        #[cfg(feature = "header")]
-        "header-simple" => header_simple(&call, m),
-        #[cfg(feature = "header")]
-        "header-simple-exploded" => header_simple_exploded(&call, m),
-        #[cfg(feature = "cookie")]
-        "cookie-form" => cookie_form(&call, m),
-        #[cfg(feature = "cookie")]
-        "cookie-form-exploded" => cookie_form_exploded(&call, m),
-        other => Err(support::usage(&format!("unknown command `{other}`"))),
-    }
+    run(&call, m)
 }
-
-#[cfg(feature = "path")]
-use operations_path::*;
 
 #[cfg(feature = "path")]
 mod operations_path {
     use super::*;
 
     /// `path-simple`: calls `pathSimple`.
-    pub(super) fn path_simple(call: &Call, m: &ArgMatches) -> Outcome {
+    fn path_simple(call: &Call, m: &ArgMatches) -> Outcome {
         let color: String = support::required(m, "color")?;
         let colors: Vec<String> = support::required(m, "colors")?;
         let rgb: types::Rgb = support::required(m, "rgb")?;
-        let result = call.block_on(call.client.path_simple(&color, &colors, &rgb));
-        Ok(finish(call, ("pathSimple", false), result))
+        call.finish(call.client.path_simple(&color, &colors, &rgb))
     }
 
     /// `path-simple-exploded`: calls `pathSimpleExploded`.
-    pub(super) fn path_simple_exploded(call: &Call, m: &ArgMatches) -> Outcome {
+    fn path_simple_exploded(call: &Call, m: &ArgMatches) -> Outcome {
         let color: String = support::required(m, "color")?;
         let colors: Vec<String> = support::required(m, "colors")?;
         let rgb: types::Rgb = support::required(m, "rgb")?;
-        let result = call
-            .block_on(call.client.path_simple_exploded(&color, &colors, &rgb));
-        Ok(finish(call, ("pathSimpleExploded", false), result))
+        call.finish(call.client.path_simple_exploded(&color, &colors, &rgb))
     }
 
     /// `path-label`: calls `pathLabel`.
-    pub(super) fn path_label(call: &Call, m: &ArgMatches) -> Outcome {
+    fn path_label(call: &Call, m: &ArgMatches) -> Outcome {
         let color: String = support::required(m, "color")?;
         let colors: Vec<String> = support::required(m, "colors")?;
         let rgb: types::Rgb = support::required(m, "rgb")?;
-        let result = call.block_on(call.client.path_label(&color, &colors, &rgb));
-        Ok(finish(call, ("pathLabel", false), result))
+        call.finish(call.client.path_label(&color, &colors, &rgb))
     }
 
     /// `path-label-exploded`: calls `pathLabelExploded`.
-    pub(super) fn path_label_exploded(call: &Call, m: &ArgMatches) -> Outcome {
+    fn path_label_exploded(call: &Call, m: &ArgMatches) -> Outcome {
         let color: String = support::required(m, "color")?;
         let colors: Vec<String> = support::required(m, "colors")?;
         let rgb: types::Rgb = support::required(m, "rgb")?;
-        let result = call
-            .block_on(call.client.path_label_exploded(&color, &colors, &rgb));
-        Ok(finish(call, ("pathLabelExploded", false), result))
+        call.finish(call.client.path_label_exploded(&color, &colors, &rgb))
     }
 
     /// `path-matrix`: calls `pathMatrix`.
-    pub(super) fn path_matrix(call: &Call, m: &ArgMatches) -> Outcome {
+    fn path_matrix(call: &Call, m: &ArgMatches) -> Outcome {
         let color: String = support::required(m, "color")?;
         let colors: Vec<String> = support::required(m, "colors")?;
         let rgb: types::Rgb = support::required(m, "rgb")?;
-        let result = call.block_on(call.client.path_matrix(&color, &colors, &rgb));
-        Ok(finish(call, ("pathMatrix", false), result))
+        call.finish(call.client.path_matrix(&color, &colors, &rgb))
     }
 
     /// `path-matrix-exploded`: calls `pathMatrixExploded`.
-    pub(super) fn path_matrix_exploded(call: &Call, m: &ArgMatches) -> Outcome {
+    fn path_matrix_exploded(call: &Call, m: &ArgMatches) -> Outcome {
         let color: String = support::required(m, "color")?;
         let colors: Vec<String> = support::required(m, "colors")?;
         let rgb: types::Rgb = support::required(m, "rgb")?;
-        let result = call
-            .block_on(call.client.path_matrix_exploded(&color, &colors, &rgb));
-        Ok(finish(call, ("pathMatrixExploded", false), result))
+        call.finish(call.client.path_matrix_exploded(&color, &colors, &rgb))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[
+            path_simple,
+            path_simple_exploded,
+            path_label,
+            path_label_exploded,
+            path_matrix,
+            path_matrix_exploded,
+        ];
     }
 }
-
-#[cfg(feature = "query")]
-use operations_query::*;
 
 #[cfg(feature = "query")]
 mod operations_query {
     use super::*;
 
     /// `query-form`: calls `queryForm`.
-    pub(super) fn query_form(call: &Call, m: &ArgMatches) -> Outcome {
+    fn query_form(call: &Call, m: &ArgMatches) -> Outcome {
         let color: String = support::required(m, "color")?;
         let colors: Vec<String> = support::required(m, "colors")?;
         let rgb: types::Rgb = support::required(m, "rgb")?;
-        let result = call.block_on(call.client.query_form(&color, &colors, &rgb));
-        Ok(finish(call, ("queryForm", false), result))
+        call.finish(call.client.query_form(&color, &colors, &rgb))
     }
 
     /// `query-form-exploded`: calls `queryFormExploded`.
-    pub(super) fn query_form_exploded(call: &Call, m: &ArgMatches) -> Outcome {
+    fn query_form_exploded(call: &Call, m: &ArgMatches) -> Outcome {
         let color: String = support::required(m, "color")?;
         let colors: Vec<String> = support::required(m, "colors")?;
         let rgb: types::Rgb = support::required(m, "rgb")?;
-        let result = call
-            .block_on(call.client.query_form_exploded(&color, &colors, &rgb));
-        Ok(finish(call, ("queryFormExploded", false), result))
+        call.finish(call.client.query_form_exploded(&color, &colors, &rgb))
     }
 
     /// `query-reserved`: calls `queryReserved`.
-    pub(super) fn query_reserved(call: &Call, m: &ArgMatches) -> Outcome {
+    fn query_reserved(call: &Call, m: &ArgMatches) -> Outcome {
         let color: String = support::required(m, "color")?;
         let colors: Vec<String> = support::required(m, "colors")?;
         let rgb: types::Rgb = support::required(m, "rgb")?;
-        let result = call.block_on(call.client.query_reserved(&color, &colors, &rgb));
-        Ok(finish(call, ("queryReserved", false), result))
+        call.finish(call.client.query_reserved(&color, &colors, &rgb))
     }
 
     /// `query-space-delimited`: calls `querySpaceDelimited`.
-    pub(super) fn query_space_delimited(call: &Call, m: &ArgMatches) -> Outcome {
+    fn query_space_delimited(call: &Call, m: &ArgMatches) -> Outcome {
         let colors: Vec<String> = support::required(m, "colors")?;
         let rgb: types::Rgb = support::required(m, "rgb")?;
-        let result = call.block_on(call.client.query_space_delimited(&colors, &rgb));
-        Ok(finish(call, ("querySpaceDelimited", false), result))
+        call.finish(call.client.query_space_delimited(&colors, &rgb))
     }
 
     /// `query-pipe-delimited`: calls `queryPipeDelimited`.
-    pub(super) fn query_pipe_delimited(call: &Call, m: &ArgMatches) -> Outcome {
+    fn query_pipe_delimited(call: &Call, m: &ArgMatches) -> Outcome {
         let colors: Vec<String> = support::required(m, "colors")?;
         let rgb: types::Rgb = support::required(m, "rgb")?;
-        let result = call.block_on(call.client.query_pipe_delimited(&colors, &rgb));
-        Ok(finish(call, ("queryPipeDelimited", false), result))
+        call.finish(call.client.query_pipe_delimited(&colors, &rgb))
     }
 
     /// `query-deep-object`: calls `queryDeepObject`.
-    pub(super) fn query_deep_object(call: &Call, m: &ArgMatches) -> Outcome {
+    fn query_deep_object(call: &Call, m: &ArgMatches) -> Outcome {
         let rgb: types::Rgb = support::required(m, "rgb")?;
-        let result = call.block_on(call.client.query_deep_object(&rgb));
-        Ok(finish(call, ("queryDeepObject", false), result))
+        call.finish(call.client.query_deep_object(&rgb))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[
+            query_form,
+            query_form_exploded,
+            query_reserved,
+            query_space_delimited,
+            query_pipe_delimited,
+            query_deep_object,
+        ];
     }
 }
-
-#[cfg(feature = "header")]
-use operations_header::*;
 
 #[cfg(feature = "header")]
 mod operations_header {
     use super::*;
 
     /// `header-simple`: calls `headerSimple`.
-    pub(super) fn header_simple(call: &Call, m: &ArgMatches) -> Outcome {
+    fn header_simple(call: &Call, m: &ArgMatches) -> Outcome {
         let color: String = support::required(m, "color")?;
         let colors: Vec<String> = support::required(m, "colors")?;
         let rgb: types::Rgb = support::required(m, "rgb")?;
-        let result = call.block_on(call.client.header_simple(&color, &colors, &rgb));
-        Ok(finish(call, ("headerSimple", false), result))
+        call.finish(call.client.header_simple(&color, &colors, &rgb))
     }
 
     /// `header-simple-exploded`: calls `headerSimpleExploded`.
-    pub(super) fn header_simple_exploded(call: &Call, m: &ArgMatches) -> Outcome {
+    fn header_simple_exploded(call: &Call, m: &ArgMatches) -> Outcome {
         let color: String = support::required(m, "color")?;
         let colors: Vec<String> = support::required(m, "colors")?;
         let rgb: types::Rgb = support::required(m, "rgb")?;
-        let result = call
-            .block_on(call.client.header_simple_exploded(&color, &colors, &rgb));
-        Ok(finish(call, ("headerSimpleExploded", false), result))
+        call.finish(call.client.header_simple_exploded(&color, &colors, &rgb))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[header_simple, header_simple_exploded];
     }
 }
-
-#[cfg(feature = "cookie")]
-use operations_cookie::*;
 
 #[cfg(feature = "cookie")]
 mod operations_cookie {
     use super::*;
 
     /// `cookie-form`: calls `cookieForm`.
-    pub(super) fn cookie_form(call: &Call, m: &ArgMatches) -> Outcome {
+    fn cookie_form(call: &Call, m: &ArgMatches) -> Outcome {
         let color: String = support::required(m, "color")?;
         let colors: Vec<String> = support::required(m, "colors")?;
         let rgb: types::Rgb = support::required(m, "rgb")?;
-        let result = call.block_on(call.client.cookie_form(&color, &colors, &rgb));
-        Ok(finish(call, ("cookieForm", false), result))
+        call.finish(call.client.cookie_form(&color, &colors, &rgb))
     }
 
     /// `cookie-form-exploded`: calls `cookieFormExploded`.
-    pub(super) fn cookie_form_exploded(call: &Call, m: &ArgMatches) -> Outcome {
+    fn cookie_form_exploded(call: &Call, m: &ArgMatches) -> Outcome {
         let color: String = support::required(m, "color")?;
         let colors: Vec<String> = support::required(m, "colors")?;
-        let result = call.block_on(call.client.cookie_form_exploded(&color, &colors));
-        Ok(finish(call, ("cookieFormExploded", false), result))
+        call.finish(call.client.cookie_form_exploded(&color, &colors))
+    }
+
+    support::functions! {
+        /// The functions of these subcommands by name, where `run` finds the chosen one.
+        pub(super) const FUNCTIONS: &[Run] = &[cookie_form, cookie_form_exploded];
     }
 }
 
-/// Prints the answer (or the error) and the requested extras; the exit status.
-fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-    call: &Call,
-    operation: (&str, bool),
-    result: Result<ResponseValue<T>, Error<E>>,
-) -> ExitCode {
-    report(
-        &call.client,
-        operation,
-        result,
-        call.output,
-        |value| support::print_value(value, call.json),
-    )
-}
-
-/// `operation`: its id, and whether the document deprecates it (then the warning was
-/// printed before the call, and the answer's `Deprecation` headers are not repeated).
-fn report<T, E: std::fmt::Debug + serde::Serialize>(
-    client: &Client,
-    operation: (&str, bool),
-    result: Result<ResponseValue<T>, Error<E>>,
-    output: support::Output,
-    print: impl FnOnce(&T),
-) -> ExitCode {
-    let code = match result {
-        Ok(response) => {
-            if !operation.1 {
-                support::warn_deprecation(operation.0, response.headers());
-            }
-            if !response.status_documented() {
-                support::warn_undocumented(operation.0, response.status());
-            }
-            if output.raw {
-                support::write_raw(response.raw_body());
-            } else {
-                print(&*response);
-            }
-            ExitCode::SUCCESS
+impl Call {
+    /// Drives the client's call to its end on this command line's runtime, once its
+    /// flags are read (a usage error comes without the deprecation warning).
+    fn block_on<F: Future>(&self, call: F) -> F::Output {
+        if let Some(note) = &self.deprecated {
+            eprintln!("warning: `{}` is deprecated: {note}", self.operation);
         }
-        Err(error) => {
-            if let (true, Some(body)) = (output.raw, error.raw_body()) {
-                support::write_raw(body);
-            }
-            match &error {
-                Error::Decode { status, path, message, body, .. } => {
-                    support::print_decode_error(
-                        *status,
-                        (path, message),
-                        body,
-                        error.retry_after(),
-                    );
-                }
-                _ => {
-                    let body = match error.api_body() {
-                        Some(body) => serde_json::to_value(body).ok(),
-                        None => {
-                            error
-                                .body_bytes()
-                                .and_then(|b| serde_json::from_slice(b).ok())
-                        }
-                    };
-                    support::print_error(
-                        error.status(),
-                        error.retry_after(),
-                        body,
-                        &error.to_string(),
-                    );
-                }
-            }
-            ExitCode::from(support::FAILED)
-        }
-    };
-    if output.verbose {
-        let state = client.last_rate_limit();
-        support::print_rate_limit(state.limit, state.remaining, state.reset);
+        self.runtime.block_on(call)
     }
-    code
+
+    /// Drives the call and prints the answer (or the error) and the requested extras.
+    fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
+        &self,
+        answer: impl Future<Output = ApiResult<T, E>>,
+    ) -> Outcome {
+        let result = self.block_on(answer);
+        Ok(self.report(result, |value| support::print_value(value, self.json)))
+    }
+
+    /// Prints the answer with `print` (or the error), then the requested extras; the exit
+    /// status.
+    fn report<T, E: std::fmt::Debug + serde::Serialize>(
+        &self,
+        result: ApiResult<T, E>,
+        print: impl FnOnce(&T),
+    ) -> ExitCode {
+        let output = self.output;
+        let code = match result {
+            Ok(response) => {
+                if self.deprecated.is_none() {
+                    support::warn_deprecation(&self.operation, response.headers());
+                }
+                if !response.status_documented() {
+                    support::warn_undocumented(&self.operation, response.status());
+                }
+                if output.raw {
+                    support::write_raw(response.raw_body());
+                } else {
+                    print(&*response);
+                }
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                if let (true, Some(body)) = (output.raw, error.raw_body()) {
+                    support::write_raw(body);
+                }
+                match &error {
+                    Error::Decode { status, path, message, body, .. } => {
+                        support::print_decode_error(
+                            *status,
+                            (path, message),
+                            body,
+                            error.retry_after(),
+                        );
+                    }
+                    _ => {
+                        let body = match error.api_body() {
+                            Some(body) => serde_json::to_value(body).ok(),
+                            None => {
+                                error
+                                    .body_bytes()
+                                    .and_then(|b| serde_json::from_slice(b).ok())
+                            }
+                        };
+                        support::print_error(
+                            error.status(),
+                            error.retry_after(),
+                            body,
+                            &error.to_string(),
+                        );
+                    }
+                }
+                ExitCode::from(support::FAILED)
+            }
+        };
+        if output.verbose {
+            let state = self.client.last_rate_limit();
+            support::print_rate_limit(state.limit, state.remaining, state.reset);
+        }
+        code
+    }
 }

@@ -12,8 +12,8 @@ use crate::types;
 use std::sync::Arc;
 use std::time::Duration;
 use crate::runtime::codegen::{
-    request, response, Credentials, Error, ObjectQuery, OperationInfo, Query, RateLimit,
-    Raw, ResponseValue, RetryPolicy, SecurityScheme, Style, ToParam, Transport,
+    request, response, ApiResult, Credentials, Error, ObjectQuery, OperationInfo, Query,
+    RateLimit, Raw, RetryPolicy, SecurityScheme, Style, ToParam, Transport,
 };
 
 /// The servers the document lists; any other URL works with [`Client::builder`].
@@ -223,7 +223,7 @@ impl Client {
         color: &str,
         colors: &[String],
         rgb: &types::Rgb,
-    ) -> Result<ResponseValue<types::Read>, Error<PathSimpleError>> {
+    ) -> ApiResult<types::Read, PathSimpleError> {
         const OPERATION: OperationInfo = OperationInfo::get(
             "/path/simple/{color}/{colors}/{rgb}",
             "pathSimple",
@@ -251,7 +251,7 @@ impl Client {
         color: &str,
         colors: &[String],
         rgb: &types::Rgb,
-    ) -> Result<ResponseValue<types::Read>, Error<PathSimpleExplodedError>> {
+    ) -> ApiResult<types::Read, PathSimpleExplodedError> {
         const OPERATION: OperationInfo = OperationInfo::get(
             "/path/simple-exploded/{color}/{colors}/{rgb}",
             "pathSimpleExploded",
@@ -279,7 +279,7 @@ impl Client {
         color: &str,
         colors: &[String],
         rgb: &types::Rgb,
-    ) -> Result<ResponseValue<types::Read>, Error<PathLabelError>> {
+    ) -> ApiResult<types::Read, PathLabelError> {
         const OPERATION: OperationInfo = OperationInfo::get(
             "/path/label/{color}/{colors}/{rgb}",
             "pathLabel",
@@ -311,7 +311,7 @@ impl Client {
         color: &str,
         colors: &[String],
         rgb: &types::Rgb,
-    ) -> Result<ResponseValue<types::Read>, Error<PathLabelExplodedError>> {
+    ) -> ApiResult<types::Read, PathLabelExplodedError> {
         const OPERATION: OperationInfo = OperationInfo::get(
             "/path/label-exploded/{color}/{colors}/{rgb}",
             "pathLabelExploded",
@@ -338,7 +338,7 @@ impl Client {
         color: &str,
         colors: &[String],
         rgb: &types::Rgb,
-    ) -> Result<ResponseValue<types::Read>, Error<PathMatrixError>> {
+    ) -> ApiResult<types::Read, PathMatrixError> {
         const OPERATION: OperationInfo = OperationInfo::get(
             "/path/matrix/{color}/{colors}/{rgb}",
             "pathMatrix",
@@ -370,7 +370,7 @@ impl Client {
         color: &str,
         colors: &[String],
         rgb: &types::Rgb,
-    ) -> Result<ResponseValue<types::Read>, Error<PathMatrixExplodedError>> {
+    ) -> ApiResult<types::Read, PathMatrixExplodedError> {
         const OPERATION: OperationInfo = OperationInfo::get(
             "/path/matrix-exploded/{color}/{colors}/{rgb}",
             "pathMatrixExploded",
@@ -406,7 +406,7 @@ impl Client {
         color: &str,
         colors: &[String],
         rgb: &types::Rgb,
-    ) -> Result<ResponseValue<types::Read>, Error<QueryFormError>> {
+    ) -> ApiResult<types::Read, QueryFormError> {
         const OPERATION: OperationInfo = OperationInfo::get("/query/form", "queryForm");
         let mut query = Query::new();
         query.append("color", color);
@@ -429,7 +429,7 @@ impl Client {
         color: &str,
         colors: &[String],
         rgb: &types::Rgb,
-    ) -> Result<ResponseValue<types::Read>, Error<QueryFormExplodedError>> {
+    ) -> ApiResult<types::Read, QueryFormExplodedError> {
         const OPERATION: OperationInfo = OperationInfo::get(
             "/query/form-exploded",
             "queryFormExploded",
@@ -458,7 +458,7 @@ impl Client {
         color: &str,
         colors: &[String],
         rgb: &types::Rgb,
-    ) -> Result<ResponseValue<types::Read>, Error<QueryReservedError>> {
+    ) -> ApiResult<types::Read, QueryReservedError> {
         const OPERATION: OperationInfo = OperationInfo::get(
             "/query/reserved",
             "queryReserved",
@@ -489,7 +489,7 @@ impl Client {
         &self,
         colors: &[String],
         rgb: &types::Rgb,
-    ) -> Result<ResponseValue<types::Read>, Error<QuerySpaceDelimitedError>> {
+    ) -> ApiResult<types::Read, QuerySpaceDelimitedError> {
         const OPERATION: OperationInfo = OperationInfo::get(
             "/query/space",
             "querySpaceDelimited",
@@ -513,7 +513,7 @@ impl Client {
         &self,
         colors: &[String],
         rgb: &types::Rgb,
-    ) -> Result<ResponseValue<types::Read>, Error<QueryPipeDelimitedError>> {
+    ) -> ApiResult<types::Read, QueryPipeDelimitedError> {
         const OPERATION: OperationInfo = OperationInfo::get(
             "/query/pipe",
             "queryPipeDelimited",
@@ -535,7 +535,7 @@ impl Client {
     pub async fn query_deep_object(
         &self,
         rgb: &types::Rgb,
-    ) -> Result<ResponseValue<types::Read>, Error<QueryDeepObjectError>> {
+    ) -> ApiResult<types::Read, QueryDeepObjectError> {
         const OPERATION: OperationInfo = OperationInfo::get(
             "/query/deep",
             "queryDeepObject",
@@ -563,7 +563,7 @@ impl Client {
         color: &str,
         colors: &[String],
         rgb: &types::Rgb,
-    ) -> Result<ResponseValue<types::Read>, Error<HeaderSimpleError>> {
+    ) -> ApiResult<types::Read, HeaderSimpleError> {
         const OPERATION: OperationInfo = OperationInfo::get(
             "/header/simple",
             "headerSimple",
@@ -622,7 +622,7 @@ impl Client {
         color: &str,
         colors: &[String],
         rgb: &types::Rgb,
-    ) -> Result<ResponseValue<types::Read>, Error<HeaderSimpleExplodedError>> {
+    ) -> ApiResult<types::Read, HeaderSimpleExplodedError> {
         const OPERATION: OperationInfo = OperationInfo::get(
             "/header/simple-exploded",
             "headerSimpleExploded",
@@ -685,7 +685,7 @@ impl Client {
         color: &str,
         colors: &[String],
         rgb: &types::Rgb,
-    ) -> Result<ResponseValue<types::Read>, Error<CookieFormError>> {
+    ) -> ApiResult<types::Read, CookieFormError> {
         const OPERATION: OperationInfo = OperationInfo::get(
             "/cookie/form",
             "cookieForm",
@@ -744,7 +744,7 @@ impl Client {
         &self,
         color: &str,
         colors: &[String],
-    ) -> Result<ResponseValue<types::Read>, Error<CookieFormExplodedError>> {
+    ) -> ApiResult<types::Read, CookieFormExplodedError> {
         const OPERATION: OperationInfo = OperationInfo::get(
             "/cookie/form-exploded",
             "cookieFormExploded",

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 type Outcome<T = ExitCode> = Result<T, ExitCode>;
 use clap::{ArgMatches, Command};
 use text_formats_client::client::*;
-use text_formats_client::{Client, Error, RequestOptions, ResponseValue};
+use text_formats_client::{ApiResult, Client, Error, RequestOptions};
 use text_formats_client::runtime::progress::Direction;
 use text_formats_client::types;
 use text_formats_client::Server;
@@ -50,8 +50,14 @@ const COMMANDS: &str = include_str!("commands.json");
 /// offered.
 const ENABLED: &[&str] = &[];
 
-/// What every subcommand's call needs: the client, the runtime that drives it, and the
-/// flags that shape the output.
+/// What runs a subcommand: its call (the client, the global flags) and its flags.
+type Run = fn(&Call, &ArgMatches) -> Outcome;
+
+/// The tables of the subcommands' functions, one a feature this build has on.
+const ALL_FUNCTIONS: &[&[(&str, Run)]] = &[FUNCTIONS];
+
+/// What every subcommand's call needs: the client, the runtime that drives it, the
+/// flags that shape the output, and the operation it calls.
 struct Call {
     client: Client,
     runtime: tokio::runtime::Runtime,
@@ -59,13 +65,11 @@ struct Call {
     json: bool,
     /// `--verbose` and `--raw`.
     output: support::Output,
-}
-
-impl Call {
-    /// Drives the client's call to its end on this command line's runtime.
-    fn block_on<F: std::future::Future>(&self, call: F) -> F::Output {
-        self.runtime.block_on(call)
-    }
+    /// The operation's id, which warnings name.
+    operation: String,
+    /// The document's deprecation note, when it deprecates the operation: a warning
+    /// before the call, and the answer's `Deprecation` headers are not repeated.
+    deprecated: Option<String>,
 }
 
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
@@ -125,29 +129,29 @@ fn run(m: &ArgMatches) -> Outcome {
             eprintln!("error: cannot start the async runtime: {e}");
             ExitCode::from(support::FAILED)
         })?;
+    let Some((command, m)) = m.subcommand() else {
+        return Err(support::usage("no command given; --help lists them"));
+    };
+    let chosen = support::commands::chosen(COMMANDS, command);
+    let Some(run) = support::commands::function(ALL_FUNCTIONS, &chosen.function) else {
+        return Err(support::usage(&format!("unknown command `{command}`")));
+    };
     let call = Call {
         client,
         runtime,
         json,
         output,
+        operation: chosen.operation,
+        deprecated: chosen.deprecated,
     };
-    let Some((command, m)) = m.subcommand() else {
-        return Err(support::usage("no command given; --help lists them"));
-    };
-    match command {
-        "post-events" => post_events(&call, m),
-        "get-event" => get_event(&call, m),
-        "put-event" => put_event(&call, m),
-        other => Err(support::usage(&format!("unknown command `{other}`"))),
-    }
+    run(&call, m)
 }
 
 /// `post-events`: calls `postEvents`.
 fn post_events(call: &Call, m: &ArgMatches) -> Outcome {
     let body: Option<Vec<types::Event>> = support::body(m)?;
     let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-    let result = call.block_on(call.client.post_events(&body));
-    Ok(finish(call, ("postEvents", false), result))
+    call.finish(call.client.post_events(&body))
 }
 
 /// `get-event`: calls `getEvent`.
@@ -159,8 +163,7 @@ fn get_event(call: &Call, m: &ArgMatches) -> Outcome {
         .with_related(support::optional::<Vec<String>>(m, "related")?)
         .with_x_trace(support::optional::<String>(m, "x-trace")?)
         .with_label(support::optional::<Vec<String>>(m, "label")?);
-    let result = call.block_on(call.client.get_event_with(&id, &since, options));
-    Ok(finish(call, ("getEvent", false), result))
+    call.finish(call.client.get_event_with(&id, &since, options))
 }
 
 /// `put-event`: calls `putEvent`.
@@ -168,85 +171,93 @@ fn put_event(call: &Call, m: &ArgMatches) -> Outcome {
     let id: String = support::required(m, "id")?;
     let body: Option<types::Event> = support::body(m)?;
     let body = support::needed(body, support::NEEDS_JSON_BODY)?;
-    let result = call.block_on(call.client.put_event(&id, &body));
-    Ok(finish(call, ("putEvent", false), result))
+    call.finish(call.client.put_event(&id, &body))
 }
 
-/// Prints the answer (or the error) and the requested extras; the exit status.
-fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-    call: &Call,
-    operation: (&str, bool),
-    result: Result<ResponseValue<T>, Error<E>>,
-) -> ExitCode {
-    report(
-        &call.client,
-        operation,
-        result,
-        call.output,
-        |value| support::print_value(value, call.json),
-    )
+support::functions! {
+    /// The functions of these subcommands by name, where `run` finds the chosen one.
+    const FUNCTIONS: &[Run] = &[post_events, get_event, put_event];
 }
 
-/// `operation`: its id, and whether the document deprecates it (then the warning was
-/// printed before the call, and the answer's `Deprecation` headers are not repeated).
-fn report<T, E: std::fmt::Debug + serde::Serialize>(
-    client: &Client,
-    operation: (&str, bool),
-    result: Result<ResponseValue<T>, Error<E>>,
-    output: support::Output,
-    print: impl FnOnce(&T),
-) -> ExitCode {
-    let code = match result {
-        Ok(response) => {
-            if !operation.1 {
-                support::warn_deprecation(operation.0, response.headers());
-            }
-            if !response.status_documented() {
-                support::warn_undocumented(operation.0, response.status());
-            }
-            if output.raw {
-                support::write_raw(response.raw_body());
-            } else {
-                print(&*response);
-            }
-            ExitCode::SUCCESS
+impl Call {
+    /// Drives the client's call to its end on this command line's runtime, once its
+    /// flags are read (a usage error comes without the deprecation warning).
+    fn block_on<F: Future>(&self, call: F) -> F::Output {
+        if let Some(note) = &self.deprecated {
+            eprintln!("warning: `{}` is deprecated: {note}", self.operation);
         }
-        Err(error) => {
-            if let (true, Some(body)) = (output.raw, error.raw_body()) {
-                support::write_raw(body);
-            }
-            match &error {
-                Error::Decode { status, path, message, body, .. } => {
-                    support::print_decode_error(
-                        *status,
-                        (path, message),
-                        body,
-                        error.retry_after(),
-                    );
-                }
-                _ => {
-                    let body = match error.api_body() {
-                        Some(body) => serde_json::to_value(body).ok(),
-                        None => {
-                            error
-                                .body_bytes()
-                                .and_then(|b| serde_json::from_slice(b).ok())
-                        }
-                    };
-                    support::print_error(
-                        error.status(),
-                        error.retry_after(),
-                        body,
-                        &error.to_string(),
-                    );
-                }
-            }
-            ExitCode::from(support::FAILED)
-        }
-    };
-    if output.verbose {
-        let state = client.last_rate_limit();
-        support::print_rate_limit(state.limit, state.remaining, state.reset);
+        self.runtime.block_on(call)
     }
-    code
+
+    /// Drives the call and prints the answer (or the error) and the requested extras.
+    fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
+        &self,
+        answer: impl Future<Output = ApiResult<T, E>>,
+    ) -> Outcome {
+        let result = self.block_on(answer);
+        Ok(self.report(result, |value| support::print_value(value, self.json)))
+    }
+
+    /// Prints the answer with `print` (or the error), then the requested extras; the exit
+    /// status.
+    fn report<T, E: std::fmt::Debug + serde::Serialize>(
+        &self,
+        result: ApiResult<T, E>,
+        print: impl FnOnce(&T),
+    ) -> ExitCode {
+        let output = self.output;
+        let code = match result {
+            Ok(response) => {
+                if self.deprecated.is_none() {
+                    support::warn_deprecation(&self.operation, response.headers());
+                }
+                if !response.status_documented() {
+                    support::warn_undocumented(&self.operation, response.status());
+                }
+                if output.raw {
+                    support::write_raw(response.raw_body());
+                } else {
+                    print(&*response);
+                }
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                if let (true, Some(body)) = (output.raw, error.raw_body()) {
+                    support::write_raw(body);
+                }
+                match &error {
+                    Error::Decode { status, path, message, body, .. } => {
+                        support::print_decode_error(
+                            *status,
+                            (path, message),
+                            body,
+                            error.retry_after(),
+                        );
+                    }
+                    _ => {
+                        let body = match error.api_body() {
+                            Some(body) => serde_json::to_value(body).ok(),
+                            None => {
+                                error
+                                    .body_bytes()
+                                    .and_then(|b| serde_json::from_slice(b).ok())
+                            }
+                        };
+                        support::print_error(
+                            error.status(),
+                            error.retry_after(),
+                            body,
+                            &error.to_string(),
+                        );
+                    }
+                }
+                ExitCode::from(support::FAILED)
+            }
+        };
+        if output.verbose {
+            let state = self.client.last_rate_limit();
+            support::print_rate_limit(state.limit, state.remaining, state.reset);
+        }
+        code
+    }
 }

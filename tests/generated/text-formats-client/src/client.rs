@@ -6,8 +6,8 @@ use crate::types;
 use std::sync::Arc;
 use std::time::Duration;
 use crate::runtime::codegen::{
-    request, response, Credentials, Error, OperationInfo, Query, RateLimit, Raw,
-    ResponseValue, RetryPolicy, SecurityScheme, ToParam, Transport,
+    request, response, ApiResult, Credentials, Error, OperationInfo, Query, RateLimit,
+    Raw, RetryPolicy, SecurityScheme, ToParam, Transport,
 };
 
 /// The servers the document lists; any other URL works with [`Client::builder`].
@@ -215,7 +215,7 @@ impl Client {
     pub async fn post_events(
         &self,
         body: &[types::Event],
-    ) -> Result<ResponseValue<()>, Error<PostEventsError>> {
+    ) -> ApiResult<(), PostEventsError> {
         const OPERATION: OperationInfo = OperationInfo::post("/events", "postEvents")
             .accepts(None);
         let body = request::to_json(body)?;
@@ -242,7 +242,7 @@ impl Client {
         &self,
         id: &str,
         since: &str,
-    ) -> Result<ResponseValue<types::Event>, Error<GetEventError>> {
+    ) -> ApiResult<types::Event, GetEventError> {
         self.get_event_with(id, since, Default::default()).await
     }
 
@@ -254,7 +254,7 @@ impl Client {
         id: &str,
         since: &str,
         options: GetEventOptions,
-    ) -> Result<ResponseValue<types::Event>, Error<GetEventError>> {
+    ) -> ApiResult<types::Event, GetEventError> {
         const OPERATION: OperationInfo = OperationInfo::get("/events/{id}", "getEvent");
         let path = request::path(OPERATION.path, &[&id]);
         let mut query = Query::new();
@@ -296,7 +296,7 @@ impl Client {
         &self,
         id: &str,
         body: &types::Event,
-    ) -> Result<ResponseValue<()>, Error<PutEventError>> {
+    ) -> ApiResult<(), PutEventError> {
         const OPERATION: OperationInfo = OperationInfo::put("/events/{id}", "putEvent")
             .accepts(None);
         let path = request::path(OPERATION.path, &[&id]);
