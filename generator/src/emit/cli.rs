@@ -410,8 +410,10 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
             let functions = members.iter().map(|(c, _)| ident(&c.function));
             let runners = members.iter().map(|(_, r)| r);
             let vis = super::gates::module_vis(features);
-            let doc = super::doc(&["The functions of these subcommands by name, where `run` finds the chosen one."
-                .to_owned()]);
+            let doc = super::doc(&[
+                "The functions of these subcommands by name, where `run` finds the chosen one."
+                    .to_owned(),
+            ]);
             let items = quote! {
                 #(#runners)*
                 support::functions! {

@@ -688,10 +688,7 @@ mod tests {
             text.contains("-> ApiResult<types::Pet, SameError>"),
             "{text}"
         );
-        assert!(
-            text.contains("-> ApiResult<(), EmptyError>"),
-            "{text}"
-        );
+        assert!(text.contains("-> ApiResult<(), EmptyError>"), "{text}");
         assert!(
             text.contains("-> ApiResult<MixedSuccess, MixedError>"),
             "{text}"

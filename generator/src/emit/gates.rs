@@ -109,7 +109,9 @@ pub fn modules(groups: Vec<(Option<&[String]>, TokenStream)>, vis: TokenStream) 
 /// As [`modules`], without the re-exports: the rest of the file reaches a module's items by
 /// its path. Also each group's `#[cfg]` and module (`None` for the items every build
 /// compiles), in the groups' order.
-pub fn private_modules(groups: Vec<(Option<&[String]>, TokenStream)>) -> (TokenStream, Vec<Placed>) {
+pub fn private_modules(
+    groups: Vec<(Option<&[String]>, TokenStream)>,
+) -> (TokenStream, Vec<Placed>) {
     print_modules(groups, None)
 }
 
