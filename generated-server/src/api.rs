@@ -7,8 +7,7 @@
 //! The [`PetStoreApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
-use std::future::Future;
-use crate::runtime::codegen::{params, response, Problem, RequestContext};
+use crate::runtime::codegen::{params, response, Answer, Problem, RequestContext};
 
 /// Pet Store 1.0.0: implement one method per operation.
 ///
@@ -37,7 +36,7 @@ pub trait PetStoreApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: ListPetsParams,
-    ) -> impl Future<Output = Result<ListPetsResponse, Self::Error>> + Send {
+    ) -> impl Answer<ListPetsResponse, Self::Error> {
         async { Ok(ListPetsResponse::Unimplemented) }
     }
 
@@ -53,7 +52,7 @@ pub trait PetStoreApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: CreatePetParams,
         body: types::NewPet,
-    ) -> impl Future<Output = Result<CreatePetResponse, Self::Error>> + Send {
+    ) -> impl Answer<CreatePetResponse, Self::Error> {
         async { Ok(CreatePetResponse::Unimplemented) }
     }
 
@@ -74,7 +73,7 @@ pub trait PetStoreApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetPetParams,
-    ) -> impl Future<Output = Result<GetPetResponse, Self::Error>> + Send {
+    ) -> impl Answer<GetPetResponse, Self::Error> {
         async { Ok(GetPetResponse::Unimplemented) }
     }
 
@@ -90,7 +89,7 @@ pub trait PetStoreApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: ListOrdersParams,
-    ) -> impl Future<Output = Result<ListOrdersResponse, Self::Error>> + Send {
+    ) -> impl Answer<ListOrdersResponse, Self::Error> {
         async { Ok(ListOrdersResponse::Unimplemented) }
     }
 

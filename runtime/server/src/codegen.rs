@@ -26,6 +26,7 @@ pub use super::mock::MockError;
 pub use super::params::{Location, ObjectQuery, PathParams, RawParams, Style};
 pub use super::problem::Problem;
 pub use super::ratelimit::{Quota, RateLimitPolicy};
+pub use super::response::Answer;
 pub use super::route::{PathPattern, Piece};
 pub use super::schema::Held;
 pub use super::sunset::Retirement;

@@ -67,6 +67,7 @@ pub fn api_rs(api: &Api) -> TokenStream {
             ("crate::runtime::codegen::stream", "stream::"),
             ("crate::runtime::codegen::RequestContext", "RequestContext"),
             ("crate::runtime::codegen::Problem", "Problem"),
+            ("crate::runtime::codegen::Answer", "Answer"),
             ("std::future::Future", "Future"),
         ],
     );
@@ -283,7 +284,7 @@ fn trait_method(op: &Operation) -> TokenStream {
             #params
             #query_string
             #body
-        ) -> impl Future<Output = Result<#response, Self::Error>> + Send {
+        ) -> impl Answer<#response, Self::Error> {
             async { Ok(#response::#unimplemented) }
         }
     }

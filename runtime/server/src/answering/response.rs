@@ -5,6 +5,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::future::Future;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use axum::body::{Body, Bytes};
@@ -199,6 +200,16 @@ pub fn set_header(resp: &mut Response, name: &'static str, value: &str) -> Resul
     resp.headers_mut().insert(name, value);
     Ok(())
 }
+
+/// What an operation's method of a generated API trait returns: a future of the operation's
+/// answer enum or the implementation's error, which the server may run on any worker thread
+/// (so `Send`). The trait writes `-> impl Answer<GetPetResponse, Self::Error>`; an `async fn`
+/// or `async` block with that output is one (the blanket impl), so an implementation writes
+/// `async fn get_pet(&self, …) -> Result<GetPetResponse, MyError>` as it would for
+/// `impl Future<Output = Result<…>> + Send`, which this names in fewer words.
+pub trait Answer<R, E>: Future<Output = Result<R, E>> + Send {}
+
+impl<F, R, E> Answer<R, E> for F where F: Future<Output = Result<R, E>> + Send {}
 
 /// An operation's answer enum as HTTP: what [`answers!`] implements for each.
 pub trait IntoHttp {

@@ -15,8 +15,7 @@
 //! The [`AdversarialApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
-use std::future::Future;
-use crate::runtime::codegen::{params, response, Problem, RequestContext};
+use crate::runtime::codegen::{params, response, Answer, Problem, RequestContext};
 
 /// Adversarial 1.0.0: implement one method per operation.
 ///
@@ -40,7 +39,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: Path2Params,
-    ) -> impl Future<Output = Result<Path2Response, Self::Error>> + Send {
+    ) -> impl Answer<Path2Response, Self::Error> {
         async { Ok(Path2Response::Unimplemented) }
     }
 
@@ -52,7 +51,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: CliLocalsParams,
-    ) -> impl Future<Output = Result<CliLocalsResponse, Self::Error>> + Send {
+    ) -> impl Answer<CliLocalsResponse, Self::Error> {
         async { Ok(CliLocalsResponse::Unimplemented) }
     }
 
@@ -65,7 +64,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: Raw2Params,
         body: types::Result2,
-    ) -> impl Future<Output = Result<Raw2Response, Self::Error>> + Send {
+    ) -> impl Answer<Raw2Response, Self::Error> {
         async { Ok(Raw2Response::Unimplemented) }
     }
 
@@ -77,7 +76,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: HandleErrorParams,
-    ) -> impl Future<Output = Result<HandleErrorResponse, Self::Error>> + Send {
+    ) -> impl Answer<HandleErrorResponse, Self::Error> {
         async { Ok(HandleErrorResponse::Unimplemented) }
     }
 
@@ -87,7 +86,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: BuilderParams,
-    ) -> impl Future<Output = Result<BuilderResponse, Self::Error>> + Send {
+    ) -> impl Answer<BuilderResponse, Self::Error> {
         async { Ok(BuilderResponse::Unimplemented) }
     }
 
@@ -97,7 +96,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: ForServerParams,
-    ) -> impl Future<Output = Result<ForServerResponse, Self::Error>> + Send {
+    ) -> impl Answer<ForServerResponse, Self::Error> {
         async { Ok(ForServerResponse::Unimplemented) }
     }
 
@@ -107,7 +106,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: BaseUrlParams,
-    ) -> impl Future<Output = Result<BaseUrlResponse, Self::Error>> + Send {
+    ) -> impl Answer<BaseUrlResponse, Self::Error> {
         async { Ok(BaseUrlResponse::Unimplemented) }
     }
 
@@ -117,7 +116,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: LastRateLimitParams,
-    ) -> impl Future<Output = Result<LastRateLimitResponse, Self::Error>> + Send {
+    ) -> impl Answer<LastRateLimitResponse, Self::Error> {
         async { Ok(LastRateLimitResponse::Unimplemented) }
     }
 
@@ -127,7 +126,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: RouterParams,
-    ) -> impl Future<Output = Result<RouterResponse, Self::Error>> + Send {
+    ) -> impl Answer<RouterResponse, Self::Error> {
         async { Ok(RouterResponse::Unimplemented) }
     }
 
@@ -137,7 +136,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: RateLimitPolicyParams,
-    ) -> impl Future<Output = Result<RateLimitPolicyResponse, Self::Error>> + Send {
+    ) -> impl Answer<RateLimitPolicyResponse, Self::Error> {
         async { Ok(RateLimitPolicyResponse::Unimplemented) }
     }
 
@@ -147,7 +146,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: ServePathParams,
-    ) -> impl Future<Output = Result<ServePathResponse, Self::Error>> + Send {
+    ) -> impl Answer<ServePathResponse, Self::Error> {
         async { Ok(ServePathResponse::Unimplemented) }
     }
 
@@ -157,7 +156,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: ApiParams,
-    ) -> impl Future<Output = Result<ApiResponse, Self::Error>> + Send {
+    ) -> impl Answer<ApiResponse, Self::Error> {
         async { Ok(ApiResponse::Unimplemented) }
     }
 
@@ -167,7 +166,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: ConfigParams,
-    ) -> impl Future<Output = Result<ConfigResponse, Self::Error>> + Send {
+    ) -> impl Answer<ConfigResponse, Self::Error> {
         async { Ok(ConfigResponse::Unimplemented) }
     }
 
@@ -177,7 +176,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: RoutesParams,
-    ) -> impl Future<Output = Result<RoutesResponse, Self::Error>> + Send {
+    ) -> impl Answer<RoutesResponse, Self::Error> {
         async { Ok(RoutesResponse::Unimplemented) }
     }
 
@@ -187,7 +186,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: TypeParams,
-    ) -> impl Future<Output = Result<TypeResponse, Self::Error>> + Send {
+    ) -> impl Answer<TypeResponse, Self::Error> {
         async { Ok(TypeResponse::Unimplemented) }
     }
 
@@ -197,7 +196,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: SelfParams,
-    ) -> impl Future<Output = Result<SelfResponse, Self::Error>> + Send {
+    ) -> impl Answer<SelfResponse, Self::Error> {
         async { Ok(SelfResponse::Unimplemented) }
     }
 
@@ -207,7 +206,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: SuperParams,
-    ) -> impl Future<Output = Result<SuperResponse, Self::Error>> + Send {
+    ) -> impl Answer<SuperResponse, Self::Error> {
         async { Ok(SuperResponse::Unimplemented) }
     }
 
@@ -219,7 +218,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: ResultParams,
-    ) -> impl Future<Output = Result<ResultResponse, Self::Error>> + Send {
+    ) -> impl Answer<ResultResponse, Self::Error> {
         async { Ok(ResultResponse::Unimplemented) }
     }
 
@@ -231,7 +230,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetInternalParams,
-    ) -> impl Future<Output = Result<GetInternalResponse, Self::Error>> + Send {
+    ) -> impl Answer<GetInternalResponse, Self::Error> {
         async { Ok(GetInternalResponse::Unimplemented) }
     }
 
@@ -243,7 +242,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetParams,
-    ) -> impl Future<Output = Result<GetResponse, Self::Error>> + Send {
+    ) -> impl Answer<GetResponse, Self::Error> {
         async { Ok(GetResponse::Unimplemented) }
     }
 
@@ -257,7 +256,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: PlaceholdersParams,
         body: types::Placeholder,
-    ) -> impl Future<Output = Result<PlaceholdersResponse, Self::Error>> + Send {
+    ) -> impl Answer<PlaceholdersResponse, Self::Error> {
         async { Ok(PlaceholdersResponse::Unimplemented) }
     }
 
@@ -270,7 +269,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: BracesParams,
-    ) -> impl Future<Output = Result<BracesResponse, Self::Error>> + Send {
+    ) -> impl Answer<BracesResponse, Self::Error> {
         async { Ok(BracesResponse::Unimplemented) }
     }
 
@@ -282,7 +281,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: CloneParams,
-    ) -> impl Future<Output = Result<CloneResponse, Self::Error>> + Send {
+    ) -> impl Answer<CloneResponse, Self::Error> {
         async { Ok(CloneResponse::Unimplemented) }
     }
 
@@ -295,7 +294,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: V1stParams,
         body: types::Loose,
-    ) -> impl Future<Output = Result<V1stResponse, Self::Error>> + Send {
+    ) -> impl Answer<V1stResponse, Self::Error> {
         async { Ok(V1stResponse::Unimplemented) }
     }
 
@@ -306,7 +305,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: NewParams,
-    ) -> impl Future<Output = Result<NewResponse, Self::Error>> + Send {
+    ) -> impl Answer<NewResponse, Self::Error> {
         async { Ok(NewResponse::Unimplemented) }
     }
 
@@ -317,7 +316,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: FromTextParams,
-    ) -> impl Future<Output = Result<FromTextResponse, Self::Error>> + Send {
+    ) -> impl Answer<FromTextResponse, Self::Error> {
         async { Ok(FromTextResponse::Unimplemented) }
     }
 
@@ -328,7 +327,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: IntoPdfParams,
-    ) -> impl Future<Output = Result<IntoPdfResponse, Self::Error>> + Send {
+    ) -> impl Answer<IntoPdfResponse, Self::Error> {
         async { Ok(IntoPdfResponse::Unimplemented) }
     }
 
@@ -338,7 +337,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: AsJsonParams,
-    ) -> impl Future<Output = Result<AsJsonResponse, Self::Error>> + Send {
+    ) -> impl Answer<AsJsonResponse, Self::Error> {
         async { Ok(AsJsonResponse::Unimplemented) }
     }
 
@@ -348,7 +347,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: ToCsvParams,
-    ) -> impl Future<Output = Result<ToCsvResponse, Self::Error>> + Send {
+    ) -> impl Answer<ToCsvResponse, Self::Error> {
         async { Ok(ToCsvResponse::Unimplemented) }
     }
 
@@ -359,7 +358,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: ToCsvMutParams,
-    ) -> impl Future<Output = Result<ToCsvMutResponse, Self::Error>> + Send {
+    ) -> impl Answer<ToCsvMutResponse, Self::Error> {
         async { Ok(ToCsvMutResponse::Unimplemented) }
     }
 
@@ -369,7 +368,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: IsReadyParams,
-    ) -> impl Future<Output = Result<IsReadyResponse, Self::Error>> + Send {
+    ) -> impl Answer<IsReadyResponse, Self::Error> {
         async { Ok(IsReadyResponse::Unimplemented) }
     }
 
@@ -379,7 +378,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: NextParams,
-    ) -> impl Future<Output = Result<NextResponse, Self::Error>> + Send {
+    ) -> impl Answer<NextResponse, Self::Error> {
         async { Ok(NextResponse::Unimplemented) }
     }
 
@@ -390,7 +389,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: FromStrParams,
-    ) -> impl Future<Output = Result<FromStrResponse, Self::Error>> + Send {
+    ) -> impl Answer<FromStrResponse, Self::Error> {
         async { Ok(FromStrResponse::Unimplemented) }
     }
 
@@ -400,7 +399,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: DefaultParams,
-    ) -> impl Future<Output = Result<DefaultResponse, Self::Error>> + Send {
+    ) -> impl Answer<DefaultResponse, Self::Error> {
         async { Ok(DefaultResponse::Unimplemented) }
     }
 
@@ -411,7 +410,7 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: FromIterParams,
-    ) -> impl Future<Output = Result<FromIterResponse, Self::Error>> + Send {
+    ) -> impl Answer<FromIterResponse, Self::Error> {
         async { Ok(FromIterResponse::Unimplemented) }
     }
 

@@ -27,8 +27,7 @@
 //! The [`AnswersApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
-use std::future::Future;
-use crate::runtime::codegen::{params, response, Problem, RequestContext};
+use crate::runtime::codegen::{params, response, Answer, Problem, RequestContext};
 
 /// Answers 1.0.0: implement one method per operation.
 ///
@@ -52,7 +51,7 @@ pub trait AnswersApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetCurrentOwnerParams,
-    ) -> impl Future<Output = Result<GetCurrentOwnerResponse, Self::Error>> + Send {
+    ) -> impl Answer<GetCurrentOwnerResponse, Self::Error> {
         async { Ok(GetCurrentOwnerResponse::Unimplemented) }
     }
 
@@ -64,7 +63,7 @@ pub trait AnswersApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: ListOwnersParams,
-    ) -> impl Future<Output = Result<ListOwnersResponse, Self::Error>> + Send {
+    ) -> impl Answer<ListOwnersResponse, Self::Error> {
         async { Ok(ListOwnersResponse::Unimplemented) }
     }
 
@@ -76,7 +75,7 @@ pub trait AnswersApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: DeleteOwnerParams,
-    ) -> impl Future<Output = Result<DeleteOwnerResponse, Self::Error>> + Send {
+    ) -> impl Answer<DeleteOwnerResponse, Self::Error> {
         async { Ok(DeleteOwnerResponse::Unimplemented) }
     }
 
@@ -88,7 +87,7 @@ pub trait AnswersApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetLatenessParams,
-    ) -> impl Future<Output = Result<GetLatenessResponse, Self::Error>> + Send {
+    ) -> impl Answer<GetLatenessResponse, Self::Error> {
         async { Ok(GetLatenessResponse::Unimplemented) }
     }
 
@@ -100,7 +99,7 @@ pub trait AnswersApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: HoldParams,
-    ) -> impl Future<Output = Result<HoldResponse, Self::Error>> + Send {
+    ) -> impl Answer<HoldResponse, Self::Error> {
         async { Ok(HoldResponse::Unimplemented) }
     }
 
@@ -112,7 +111,7 @@ pub trait AnswersApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetReportParams,
-    ) -> impl Future<Output = Result<GetReportResponse, Self::Error>> + Send {
+    ) -> impl Answer<GetReportResponse, Self::Error> {
         async { Ok(GetReportResponse::Unimplemented) }
     }
 
@@ -124,7 +123,7 @@ pub trait AnswersApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetProfileParams,
-    ) -> impl Future<Output = Result<GetProfileResponse, Self::Error>> + Send {
+    ) -> impl Answer<GetProfileResponse, Self::Error> {
         async { Ok(GetProfileResponse::Unimplemented) }
     }
 
@@ -136,7 +135,7 @@ pub trait AnswersApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetMotdParams,
-    ) -> impl Future<Output = Result<GetMotdResponse, Self::Error>> + Send {
+    ) -> impl Answer<GetMotdResponse, Self::Error> {
         async { Ok(GetMotdResponse::Unimplemented) }
     }
 
@@ -150,7 +149,7 @@ pub trait AnswersApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: ListToolCallsParams,
-    ) -> impl Future<Output = Result<ListToolCallsResponse, Self::Error>> + Send {
+    ) -> impl Answer<ListToolCallsResponse, Self::Error> {
         async { Ok(ListToolCallsResponse::Unimplemented) }
     }
 
@@ -162,7 +161,7 @@ pub trait AnswersApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetSpeechParams,
-    ) -> impl Future<Output = Result<GetSpeechResponse, Self::Error>> + Send {
+    ) -> impl Answer<GetSpeechResponse, Self::Error> {
         async { Ok(GetSpeechResponse::Unimplemented) }
     }
 
@@ -174,7 +173,7 @@ pub trait AnswersApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: OpenSocketParams,
-    ) -> impl Future<Output = Result<OpenSocketResponse, Self::Error>> + Send {
+    ) -> impl Answer<OpenSocketResponse, Self::Error> {
         async { Ok(OpenSocketResponse::Unimplemented) }
     }
 
@@ -186,7 +185,7 @@ pub trait AnswersApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetDocumentParams,
-    ) -> impl Future<Output = Result<GetDocumentResponse, Self::Error>> + Send {
+    ) -> impl Answer<GetDocumentResponse, Self::Error> {
         async { Ok(GetDocumentResponse::Unimplemented) }
     }
 
@@ -201,7 +200,7 @@ pub trait AnswersApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: CheckTokenParams,
         body: types::CheckTokenBody,
-    ) -> impl Future<Output = Result<CheckTokenResponse, Self::Error>> + Send {
+    ) -> impl Answer<CheckTokenResponse, Self::Error> {
         async { Ok(CheckTokenResponse::Unimplemented) }
     }
 
@@ -214,7 +213,7 @@ pub trait AnswersApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: PutBlobParams,
         body: Vec<u8>,
-    ) -> impl Future<Output = Result<PutBlobResponse, Self::Error>> + Send {
+    ) -> impl Answer<PutBlobResponse, Self::Error> {
         async { Ok(PutBlobResponse::Unimplemented) }
     }
 
@@ -230,7 +229,7 @@ pub trait AnswersApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: PutImageParams,
         body: Vec<u8>,
-    ) -> impl Future<Output = Result<PutImageResponse, Self::Error>> + Send {
+    ) -> impl Answer<PutImageResponse, Self::Error> {
         async { Ok(PutImageResponse::Unimplemented) }
     }
 
@@ -243,7 +242,7 @@ pub trait AnswersApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: AddAssetParams,
         body: Vec<u8>,
-    ) -> impl Future<Output = Result<AddAssetResponse, Self::Error>> + Send {
+    ) -> impl Answer<AddAssetResponse, Self::Error> {
         async { Ok(AddAssetResponse::Unimplemented) }
     }
 
@@ -256,7 +255,7 @@ pub trait AnswersApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: AddNoteParams,
         body: String,
-    ) -> impl Future<Output = Result<AddNoteResponse, Self::Error>> + Send {
+    ) -> impl Answer<AddNoteResponse, Self::Error> {
         async { Ok(AddNoteResponse::Unimplemented) }
     }
 
@@ -269,7 +268,7 @@ pub trait AnswersApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: AddAlbumParams,
         body: Vec<u8>,
-    ) -> impl Future<Output = Result<AddAlbumResponse, Self::Error>> + Send {
+    ) -> impl Answer<AddAlbumResponse, Self::Error> {
         async { Ok(AddAlbumResponse::Unimplemented) }
     }
 
@@ -282,7 +281,7 @@ pub trait AnswersApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: AddPosterParams,
         body: crate::OrMultipart<types::AddPosterBody>,
-    ) -> impl Future<Output = Result<AddPosterResponse, Self::Error>> + Send {
+    ) -> impl Answer<AddPosterResponse, Self::Error> {
         async { Ok(AddPosterResponse::Unimplemented) }
     }
 

@@ -24,8 +24,7 @@
 //! The [`ConstructsApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
-use std::future::Future;
-use crate::runtime::codegen::{params, response, Problem, RequestContext};
+use crate::runtime::codegen::{params, response, Answer, Problem, RequestContext};
 
 /// Constructs 0.3.0: implement one method per operation.
 ///
@@ -47,7 +46,7 @@ pub trait ConstructsApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetTreesIdParams,
-    ) -> impl Future<Output = Result<GetTreesIdResponse, Self::Error>> + Send {
+    ) -> impl Answer<GetTreesIdResponse, Self::Error> {
         async { Ok(GetTreesIdResponse::Unimplemented) }
     }
 
@@ -58,7 +57,7 @@ pub trait ConstructsApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: PostFormsParams,
         body: Option<crate::OrMultipart<types::FormEntry>>,
-    ) -> impl Future<Output = Result<PostFormsResponse, Self::Error>> + Send {
+    ) -> impl Answer<PostFormsResponse, Self::Error> {
         async { Ok(PostFormsResponse::Unimplemented) }
     }
 
@@ -72,7 +71,7 @@ pub trait ConstructsApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: AddDishParams,
         body: crate::OrMultipart<types::Dish>,
-    ) -> impl Future<Output = Result<AddDishResponse, Self::Error>> + Send {
+    ) -> impl Answer<AddDishResponse, Self::Error> {
         async { Ok(AddDishResponse::Unimplemented) }
     }
 
@@ -85,7 +84,7 @@ pub trait ConstructsApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: PutRawNoteParams,
         body: String,
-    ) -> impl Future<Output = Result<PutRawNoteResponse, Self::Error>> + Send {
+    ) -> impl Answer<PutRawNoteResponse, Self::Error> {
         async { Ok(PutRawNoteResponse::Unimplemented) }
     }
 
@@ -100,7 +99,7 @@ pub trait ConstructsApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: CreateVideoParams,
         body: crate::OrMultipart<types::CreateVideoBody>,
-    ) -> impl Future<Output = Result<CreateVideoResponse, Self::Error>> + Send {
+    ) -> impl Answer<CreateVideoResponse, Self::Error> {
         async { Ok(CreateVideoResponse::Unimplemented) }
     }
 
@@ -114,7 +113,7 @@ pub trait ConstructsApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: UploadParams,
         body: Vec<u8>,
-    ) -> impl Future<Output = Result<UploadResponse, Self::Error>> + Send {
+    ) -> impl Answer<UploadResponse, Self::Error> {
         async { Ok(UploadResponse::Unimplemented) }
     }
 
@@ -125,7 +124,7 @@ pub trait ConstructsApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: PutBlobsParams,
         body: Vec<u8>,
-    ) -> impl Future<Output = Result<PutBlobsResponse, Self::Error>> + Send {
+    ) -> impl Answer<PutBlobsResponse, Self::Error> {
         async { Ok(PutBlobsResponse::Unimplemented) }
     }
 
@@ -136,7 +135,7 @@ pub trait ConstructsApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: PostNotesParams,
         body: String,
-    ) -> impl Future<Output = Result<PostNotesResponse, Self::Error>> + Send {
+    ) -> impl Answer<PostNotesResponse, Self::Error> {
         async { Ok(PostNotesResponse::Unimplemented) }
     }
 
@@ -150,7 +149,7 @@ pub trait ConstructsApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: ListTaggedParams,
-    ) -> impl Future<Output = Result<ListTaggedResponse, Self::Error>> + Send {
+    ) -> impl Answer<ListTaggedResponse, Self::Error> {
         async { Ok(ListTaggedResponse::Unimplemented) }
     }
 
@@ -160,7 +159,7 @@ pub trait ConstructsApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetThingsParams,
-    ) -> impl Future<Output = Result<GetThingsResponse, Self::Error>> + Send {
+    ) -> impl Answer<GetThingsResponse, Self::Error> {
         async { Ok(GetThingsResponse::Unimplemented) }
     }
 
@@ -170,7 +169,7 @@ pub trait ConstructsApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: EchoFiltersParams,
-    ) -> impl Future<Output = Result<EchoFiltersResponse, Self::Error>> + Send {
+    ) -> impl Answer<EchoFiltersResponse, Self::Error> {
         async { Ok(EchoFiltersResponse::Unimplemented) }
     }
 
@@ -181,7 +180,7 @@ pub trait ConstructsApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: EchoChoicesParams,
         body: types::EchoChoicesBody,
-    ) -> impl Future<Output = Result<EchoChoicesResponse, Self::Error>> + Send {
+    ) -> impl Answer<EchoChoicesResponse, Self::Error> {
         async { Ok(EchoChoicesResponse::Unimplemented) }
     }
 
@@ -191,7 +190,7 @@ pub trait ConstructsApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: EchoLabelsParams,
-    ) -> impl Future<Output = Result<EchoLabelsResponse, Self::Error>> + Send {
+    ) -> impl Answer<EchoLabelsResponse, Self::Error> {
         async { Ok(EchoLabelsResponse::Unimplemented) }
     }
 

@@ -7,8 +7,7 @@
 //! The [`FormatsApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
-use std::future::Future;
-use crate::runtime::codegen::{params, response, Problem, RequestContext};
+use crate::runtime::codegen::{params, response, Answer, Problem, RequestContext};
 
 /// Formats 0.1.0: implement one method per operation.
 ///
@@ -34,7 +33,7 @@ pub trait FormatsApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: PutHeldAmountParams,
         body: types::HeldAmount,
-    ) -> impl Future<Output = Result<PutHeldAmountResponse, Self::Error>> + Send {
+    ) -> impl Answer<PutHeldAmountResponse, Self::Error> {
         async { Ok(PutHeldAmountResponse::Unimplemented) }
     }
 
@@ -47,7 +46,7 @@ pub trait FormatsApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: PostAmountsParams,
         body: types::Amounts,
-    ) -> impl Future<Output = Result<PostAmountsResponse, Self::Error>> + Send {
+    ) -> impl Answer<PostAmountsResponse, Self::Error> {
         async { Ok(PostAmountsResponse::Unimplemented) }
     }
 
@@ -57,7 +56,7 @@ pub trait FormatsApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetEventParams,
-    ) -> impl Future<Output = Result<GetEventResponse, Self::Error>> + Send {
+    ) -> impl Answer<GetEventResponse, Self::Error> {
         async { Ok(GetEventResponse::Unimplemented) }
     }
 
@@ -68,7 +67,7 @@ pub trait FormatsApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: PutEventParams,
         body: types::Event,
-    ) -> impl Future<Output = Result<PutEventResponse, Self::Error>> + Send {
+    ) -> impl Answer<PutEventResponse, Self::Error> {
         async { Ok(PutEventResponse::Unimplemented) }
     }
 

@@ -7,8 +7,7 @@
 //! The [`LendingLibraryApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
-use std::future::Future;
-use crate::runtime::codegen::{params, response, Problem, RequestContext};
+use crate::runtime::codegen::{params, response, Answer, Problem, RequestContext};
 
 /// Lending Library 2.1.0: implement one method per operation.
 ///
@@ -30,7 +29,7 @@ pub trait LendingLibraryApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: SearchBooksParams,
-    ) -> impl Future<Output = Result<SearchBooksResponse, Self::Error>> + Send {
+    ) -> impl Answer<SearchBooksResponse, Self::Error> {
         async { Ok(SearchBooksResponse::Unimplemented) }
     }
 
@@ -40,7 +39,7 @@ pub trait LendingLibraryApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetBooksIsbnParams,
-    ) -> impl Future<Output = Result<GetBooksIsbnResponse, Self::Error>> + Send {
+    ) -> impl Answer<GetBooksIsbnResponse, Self::Error> {
         async { Ok(GetBooksIsbnResponse::Unimplemented) }
     }
 
@@ -50,7 +49,7 @@ pub trait LendingLibraryApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: WithdrawBookParams,
-    ) -> impl Future<Output = Result<WithdrawBookResponse, Self::Error>> + Send {
+    ) -> impl Answer<WithdrawBookResponse, Self::Error> {
         async { Ok(WithdrawBookResponse::Unimplemented) }
     }
 
@@ -61,7 +60,7 @@ pub trait LendingLibraryApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: LendBookParams,
         body: types::LoanRequest,
-    ) -> impl Future<Output = Result<LendBookResponse, Self::Error>> + Send {
+    ) -> impl Answer<LendBookResponse, Self::Error> {
         async { Ok(LendBookResponse::Unimplemented) }
     }
 

@@ -25,8 +25,7 @@
 //! The [`Oas31Api`] trait and the inputs and responses of each operation.
 
 use crate::types;
-use std::future::Future;
-use crate::runtime::codegen::{params, response, Problem, RequestContext};
+use crate::runtime::codegen::{params, response, Answer, Problem, RequestContext};
 
 /// Oas31 0.1.0: implement one method per operation.
 ///
@@ -51,7 +50,7 @@ pub trait Oas31Api: Send + Sync + 'static {
         ctx: &RequestContext,
         params: AddRecordParams,
         body: types::Record,
-    ) -> impl Future<Output = Result<AddRecordResponse, Self::Error>> + Send {
+    ) -> impl Answer<AddRecordResponse, Self::Error> {
         async { Ok(AddRecordResponse::Unimplemented) }
     }
 
@@ -62,7 +61,7 @@ pub trait Oas31Api: Send + Sync + 'static {
         ctx: &RequestContext,
         params: PutLabelsParams,
         body: types::Labels,
-    ) -> impl Future<Output = Result<PutLabelsResponse, Self::Error>> + Send {
+    ) -> impl Answer<PutLabelsResponse, Self::Error> {
         async { Ok(PutLabelsResponse::Unimplemented) }
     }
 
@@ -73,7 +72,7 @@ pub trait Oas31Api: Send + Sync + 'static {
         ctx: &RequestContext,
         params: AddShipmentParams,
         body: types::Shipment,
-    ) -> impl Future<Output = Result<AddShipmentResponse, Self::Error>> + Send {
+    ) -> impl Answer<AddShipmentResponse, Self::Error> {
         async { Ok(AddShipmentResponse::Unimplemented) }
     }
 
@@ -88,7 +87,7 @@ pub trait Oas31Api: Send + Sync + 'static {
         ctx: &RequestContext,
         params: AddGateParams,
         body: types::Gate,
-    ) -> impl Future<Output = Result<AddGateResponse, Self::Error>> + Send {
+    ) -> impl Answer<AddGateResponse, Self::Error> {
         async { Ok(AddGateResponse::Unimplemented) }
     }
 
@@ -102,7 +101,7 @@ pub trait Oas31Api: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GateLogParams,
-    ) -> impl Future<Output = Result<GateLogResponse, Self::Error>> + Send {
+    ) -> impl Answer<GateLogResponse, Self::Error> {
         async { Ok(GateLogResponse::Unimplemented) }
     }
 
@@ -116,7 +115,7 @@ pub trait Oas31Api: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: OpenGateParams,
-    ) -> impl Future<Output = Result<OpenGateResponse, Self::Error>> + Send {
+    ) -> impl Answer<OpenGateResponse, Self::Error> {
         async { Ok(OpenGateResponse::Unimplemented) }
     }
 
@@ -130,7 +129,7 @@ pub trait Oas31Api: Send + Sync + 'static {
         ctx: &RequestContext,
         params: AddGateNoteParams,
         body: types::AddGateNoteBody,
-    ) -> impl Future<Output = Result<AddGateNoteResponse, Self::Error>> + Send {
+    ) -> impl Answer<AddGateNoteResponse, Self::Error> {
         async { Ok(AddGateNoteResponse::Unimplemented) }
     }
 
@@ -145,7 +144,7 @@ pub trait Oas31Api: Send + Sync + 'static {
         ctx: &RequestContext,
         params: AddGatePhotoParams,
         body: Vec<u8>,
-    ) -> impl Future<Output = Result<AddGatePhotoResponse, Self::Error>> + Send {
+    ) -> impl Answer<AddGatePhotoResponse, Self::Error> {
         async { Ok(AddGatePhotoResponse::Unimplemented) }
     }
 
@@ -160,7 +159,7 @@ pub trait Oas31Api: Send + Sync + 'static {
         ctx: &RequestContext,
         params: AddGateVisitParams,
         body: Vec<u8>,
-    ) -> impl Future<Output = Result<AddGateVisitResponse, Self::Error>> + Send {
+    ) -> impl Answer<AddGateVisitResponse, Self::Error> {
         async { Ok(AddGateVisitResponse::Unimplemented) }
     }
 
@@ -170,7 +169,7 @@ pub trait Oas31Api: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: ListCommandsParams,
-    ) -> impl Future<Output = Result<ListCommandsResponse, Self::Error>> + Send {
+    ) -> impl Answer<ListCommandsResponse, Self::Error> {
         async { Ok(ListCommandsResponse::Unimplemented) }
     }
 
@@ -186,7 +185,7 @@ pub trait Oas31Api: Send + Sync + 'static {
         ctx: &RequestContext,
         params: PutCommandsParams,
         body: Option<Vec<types::Command>>,
-    ) -> impl Future<Output = Result<PutCommandsResponse, Self::Error>> + Send {
+    ) -> impl Answer<PutCommandsResponse, Self::Error> {
         async { Ok(PutCommandsResponse::Unimplemented) }
     }
 
@@ -199,7 +198,7 @@ pub trait Oas31Api: Send + Sync + 'static {
         ctx: &RequestContext,
         params: RequestReviewsParams,
         body: types::RequestReviewsBody,
-    ) -> impl Future<Output = Result<RequestReviewsResponse, Self::Error>> + Send {
+    ) -> impl Answer<RequestReviewsResponse, Self::Error> {
         async { Ok(RequestReviewsResponse::Unimplemented) }
     }
 
@@ -212,7 +211,7 @@ pub trait Oas31Api: Send + Sync + 'static {
         ctx: &RequestContext,
         params: EditGistFileParams,
         body: types::EditGistFileBody,
-    ) -> impl Future<Output = Result<EditGistFileResponse, Self::Error>> + Send {
+    ) -> impl Answer<EditGistFileResponse, Self::Error> {
         async { Ok(EditGistFileResponse::Unimplemented) }
     }
 
@@ -225,7 +224,7 @@ pub trait Oas31Api: Send + Sync + 'static {
         ctx: &RequestContext,
         params: AddImageRefParams,
         body: types::AddImageRefBody,
-    ) -> impl Future<Output = Result<AddImageRefResponse, Self::Error>> + Send {
+    ) -> impl Answer<AddImageRefResponse, Self::Error> {
         async { Ok(AddImageRefResponse::Unimplemented) }
     }
 
@@ -236,7 +235,7 @@ pub trait Oas31Api: Send + Sync + 'static {
         ctx: &RequestContext,
         params: PutModerationParams,
         body: crate::OrMultipart<std::collections::BTreeMap<String, String>>,
-    ) -> impl Future<Output = Result<PutModerationResponse, Self::Error>> + Send {
+    ) -> impl Answer<PutModerationResponse, Self::Error> {
         async { Ok(PutModerationResponse::Unimplemented) }
     }
 

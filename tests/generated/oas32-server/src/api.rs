@@ -15,8 +15,7 @@
 //! The [`TickerApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
-use std::future::Future;
-use crate::runtime::codegen::{params, response, stream, Problem, RequestContext};
+use crate::runtime::codegen::{params, response, stream, Answer, Problem, RequestContext};
 
 /// Ticker 0.1.0: implement one method per operation.
 ///
@@ -40,7 +39,7 @@ pub trait TickerApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: WatchTicksParams,
-    ) -> impl Future<Output = Result<WatchTicksResponse, Self::Error>> + Send {
+    ) -> impl Answer<WatchTicksResponse, Self::Error> {
         async { Ok(WatchTicksResponse::Unimplemented) }
     }
 
@@ -53,7 +52,7 @@ pub trait TickerApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: SearchTicksParams,
         body: types::TickFilter,
-    ) -> impl Future<Output = Result<SearchTicksResponse, Self::Error>> + Send {
+    ) -> impl Answer<SearchTicksResponse, Self::Error> {
         async { Ok(SearchTicksResponse::Unimplemented) }
     }
 
@@ -66,7 +65,7 @@ pub trait TickerApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: ExportTicksParams,
-    ) -> impl Future<Output = Result<ExportTicksResponse, Self::Error>> + Send {
+    ) -> impl Answer<ExportTicksResponse, Self::Error> {
         async { Ok(ExportTicksResponse::Unimplemented) }
     }
 
@@ -79,7 +78,7 @@ pub trait TickerApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: FindTicksParams,
         filter: types::TickFilter,
-    ) -> impl Future<Output = Result<FindTicksResponse, Self::Error>> + Send {
+    ) -> impl Answer<FindTicksResponse, Self::Error> {
         async { Ok(FindTicksResponse::Unimplemented) }
     }
 
@@ -92,7 +91,7 @@ pub trait TickerApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: SelectTicksParams,
         selection: Option<types::TickFilter>,
-    ) -> impl Future<Output = Result<SelectTicksResponse, Self::Error>> + Send {
+    ) -> impl Answer<SelectTicksResponse, Self::Error> {
         async { Ok(SelectTicksResponse::Unimplemented) }
     }
 
@@ -104,7 +103,7 @@ pub trait TickerApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: WatchMessagesParams,
-    ) -> impl Future<Output = Result<WatchMessagesResponse, Self::Error>> + Send {
+    ) -> impl Answer<WatchMessagesResponse, Self::Error> {
         async { Ok(WatchMessagesResponse::Unimplemented) }
     }
 
@@ -116,7 +115,7 @@ pub trait TickerApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: HeartbeatParams,
-    ) -> impl Future<Output = Result<HeartbeatResponse, Self::Error>> + Send {
+    ) -> impl Answer<HeartbeatResponse, Self::Error> {
         async { Ok(HeartbeatResponse::Unimplemented) }
     }
 
@@ -130,7 +129,7 @@ pub trait TickerApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: PingParams,
-    ) -> impl Future<Output = Result<PingResponse, Self::Error>> + Send {
+    ) -> impl Answer<PingResponse, Self::Error> {
         async { Ok(PingResponse::Unimplemented) }
     }
 
@@ -142,7 +141,7 @@ pub trait TickerApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: WhoAmIParams,
-    ) -> impl Future<Output = Result<WhoAmIResponse, Self::Error>> + Send {
+    ) -> impl Answer<WhoAmIResponse, Self::Error> {
         async { Ok(WhoAmIResponse::Unimplemented) }
     }
 
@@ -152,7 +151,7 @@ pub trait TickerApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetTickParams,
-    ) -> impl Future<Output = Result<GetTickResponse, Self::Error>> + Send {
+    ) -> impl Answer<GetTickResponse, Self::Error> {
         async { Ok(GetTickResponse::Unimplemented) }
     }
 
@@ -164,7 +163,7 @@ pub trait TickerApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: PurgeTickParams,
-    ) -> impl Future<Output = Result<PurgeTickResponse, Self::Error>> + Send {
+    ) -> impl Answer<PurgeTickResponse, Self::Error> {
         async { Ok(PurgeTickResponse::Unimplemented) }
     }
 

@@ -14,8 +14,7 @@
 //! The [`PagingApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
-use std::future::Future;
-use crate::runtime::codegen::{params, response, Problem, RequestContext};
+use crate::runtime::codegen::{params, response, Answer, Problem, RequestContext};
 
 /// Paging 1.0.0: implement one method per operation.
 ///
@@ -39,7 +38,7 @@ pub trait PagingApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: DropshotItemsParams,
-    ) -> impl Future<Output = Result<DropshotItemsResponse, Self::Error>> + Send {
+    ) -> impl Answer<DropshotItemsResponse, Self::Error> {
         async { Ok(DropshotItemsResponse::Unimplemented) }
     }
 
@@ -51,7 +50,7 @@ pub trait PagingApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: CursorItemsParams,
-    ) -> impl Future<Output = Result<CursorItemsResponse, Self::Error>> + Send {
+    ) -> impl Answer<CursorItemsResponse, Self::Error> {
         async { Ok(CursorItemsResponse::Unimplemented) }
     }
 
@@ -63,7 +62,7 @@ pub trait PagingApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: AfterItemsParams,
-    ) -> impl Future<Output = Result<AfterItemsResponse, Self::Error>> + Send {
+    ) -> impl Answer<AfterItemsResponse, Self::Error> {
         async { Ok(AfterItemsResponse::Unimplemented) }
     }
 
@@ -75,7 +74,7 @@ pub trait PagingApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: LinkItemsParams,
-    ) -> impl Future<Output = Result<LinkItemsResponse, Self::Error>> + Send {
+    ) -> impl Answer<LinkItemsResponse, Self::Error> {
         async { Ok(LinkItemsResponse::Unimplemented) }
     }
 

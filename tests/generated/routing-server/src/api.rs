@@ -19,8 +19,7 @@
 //! The [`RoutingApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
-use std::future::Future;
-use crate::runtime::codegen::{params, response, Problem, RequestContext};
+use crate::runtime::codegen::{params, response, Answer, Problem, RequestContext};
 
 /// Routing 0.1.0: implement one method per operation.
 ///
@@ -42,7 +41,7 @@ pub trait RoutingApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetRootParams,
-    ) -> impl Future<Output = Result<GetRootResponse, Self::Error>> + Send {
+    ) -> impl Answer<GetRootResponse, Self::Error> {
         async { Ok(GetRootResponse::Unimplemented) }
     }
 
@@ -52,7 +51,7 @@ pub trait RoutingApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: ListAccountsParams,
-    ) -> impl Future<Output = Result<ListAccountsResponse, Self::Error>> + Send {
+    ) -> impl Answer<ListAccountsResponse, Self::Error> {
         async { Ok(ListAccountsResponse::Unimplemented) }
     }
 
@@ -62,7 +61,7 @@ pub trait RoutingApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetAccountParams,
-    ) -> impl Future<Output = Result<GetAccountResponse, Self::Error>> + Send {
+    ) -> impl Answer<GetAccountResponse, Self::Error> {
         async { Ok(GetAccountResponse::Unimplemented) }
     }
 
@@ -72,7 +71,7 @@ pub trait RoutingApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetCallParams,
-    ) -> impl Future<Output = Result<GetCallResponse, Self::Error>> + Send {
+    ) -> impl Answer<GetCallResponse, Self::Error> {
         async { Ok(GetCallResponse::Unimplemented) }
     }
 
@@ -82,7 +81,7 @@ pub trait RoutingApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetFileAsParams,
-    ) -> impl Future<Output = Result<GetFileAsResponse, Self::Error>> + Send {
+    ) -> impl Answer<GetFileAsResponse, Self::Error> {
         async { Ok(GetFileAsResponse::Unimplemented) }
     }
 
@@ -92,7 +91,7 @@ pub trait RoutingApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetFileParams,
-    ) -> impl Future<Output = Result<GetFileResponse, Self::Error>> + Send {
+    ) -> impl Answer<GetFileResponse, Self::Error> {
         async { Ok(GetFileResponse::Unimplemented) }
     }
 
@@ -102,7 +101,7 @@ pub trait RoutingApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: PutFileParams,
-    ) -> impl Future<Output = Result<PutFileResponse, Self::Error>> + Send {
+    ) -> impl Answer<PutFileResponse, Self::Error> {
         async { Ok(PutFileResponse::Unimplemented) }
     }
 
@@ -112,7 +111,7 @@ pub trait RoutingApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: ListTemplatesParams,
-    ) -> impl Future<Output = Result<ListTemplatesResponse, Self::Error>> + Send {
+    ) -> impl Answer<ListTemplatesResponse, Self::Error> {
         async { Ok(ListTemplatesResponse::Unimplemented) }
     }
 
@@ -122,7 +121,7 @@ pub trait RoutingApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: DeleteTemplateParams,
-    ) -> impl Future<Output = Result<DeleteTemplateResponse, Self::Error>> + Send {
+    ) -> impl Answer<DeleteTemplateResponse, Self::Error> {
         async { Ok(DeleteTemplateResponse::Unimplemented) }
     }
 
@@ -132,7 +131,7 @@ pub trait RoutingApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetTemplateVersionParams,
-    ) -> impl Future<Output = Result<GetTemplateVersionResponse, Self::Error>> + Send {
+    ) -> impl Answer<GetTemplateVersionResponse, Self::Error> {
         async { Ok(GetTemplateVersionResponse::Unimplemented) }
     }
 
@@ -142,7 +141,7 @@ pub trait RoutingApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: ListTemplateVersionsParams,
-    ) -> impl Future<Output = Result<ListTemplateVersionsResponse, Self::Error>> + Send {
+    ) -> impl Answer<ListTemplateVersionsResponse, Self::Error> {
         async { Ok(ListTemplateVersionsResponse::Unimplemented) }
     }
 
@@ -152,7 +151,7 @@ pub trait RoutingApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: CancelJobParams,
-    ) -> impl Future<Output = Result<CancelJobResponse, Self::Error>> + Send {
+    ) -> impl Answer<CancelJobResponse, Self::Error> {
         async { Ok(CancelJobResponse::Unimplemented) }
     }
 
@@ -163,7 +162,7 @@ pub trait RoutingApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: CreateResponseParams,
         body: types::Echo,
-    ) -> impl Future<Output = Result<CreateResponseResponse, Self::Error>> + Send {
+    ) -> impl Answer<CreateResponseResponse, Self::Error> {
         async { Ok(CreateResponseResponse::Unimplemented) }
     }
 
@@ -174,7 +173,7 @@ pub trait RoutingApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: BetaCreateResponseParams,
         body: types::Echo,
-    ) -> impl Future<Output = Result<BetaCreateResponseResponse, Self::Error>> + Send {
+    ) -> impl Answer<BetaCreateResponseResponse, Self::Error> {
         async { Ok(BetaCreateResponseResponse::Unimplemented) }
     }
 
@@ -184,7 +183,7 @@ pub trait RoutingApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: BetaGetResponseParams,
-    ) -> impl Future<Output = Result<BetaGetResponseResponse, Self::Error>> + Send {
+    ) -> impl Answer<BetaGetResponseResponse, Self::Error> {
         async { Ok(BetaGetResponseResponse::Unimplemented) }
     }
 
@@ -194,7 +193,7 @@ pub trait RoutingApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: BetaDeleteResponseParams,
-    ) -> impl Future<Output = Result<BetaDeleteResponseResponse, Self::Error>> + Send {
+    ) -> impl Answer<BetaDeleteResponseResponse, Self::Error> {
         async { Ok(BetaDeleteResponseResponse::Unimplemented) }
     }
 
@@ -204,7 +203,7 @@ pub trait RoutingApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetResponseParams,
-    ) -> impl Future<Output = Result<GetResponseResponse, Self::Error>> + Send {
+    ) -> impl Answer<GetResponseResponse, Self::Error> {
         async { Ok(GetResponseResponse::Unimplemented) }
     }
 
@@ -216,7 +215,7 @@ pub trait RoutingApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetPairParams,
-    ) -> impl Future<Output = Result<GetPairResponse, Self::Error>> + Send {
+    ) -> impl Answer<GetPairResponse, Self::Error> {
         async { Ok(GetPairResponse::Unimplemented) }
     }
 
@@ -228,7 +227,7 @@ pub trait RoutingApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetDatedAccountParams,
-    ) -> impl Future<Output = Result<GetDatedAccountResponse, Self::Error>> + Send {
+    ) -> impl Answer<GetDatedAccountResponse, Self::Error> {
         async { Ok(GetDatedAccountResponse::Unimplemented) }
     }
 

@@ -9,9 +9,8 @@
 //! The [`StylesApi`] trait and the inputs and responses of each operation.
 
 use crate::types;
-use std::future::Future;
 use crate::runtime::codegen::{
-    params, response, ObjectQuery, Problem, RequestContext, Style,
+    params, response, Answer, ObjectQuery, Problem, RequestContext, Style,
 };
 
 /// Styles 1.0.0: implement one method per operation.
@@ -34,7 +33,7 @@ pub trait StylesApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: PathSimpleParams,
-    ) -> impl Future<Output = Result<PathSimpleResponse, Self::Error>> + Send {
+    ) -> impl Answer<PathSimpleResponse, Self::Error> {
         async { Ok(PathSimpleResponse::Unimplemented) }
     }
 
@@ -44,7 +43,7 @@ pub trait StylesApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: PathSimpleExplodedParams,
-    ) -> impl Future<Output = Result<PathSimpleExplodedResponse, Self::Error>> + Send {
+    ) -> impl Answer<PathSimpleExplodedResponse, Self::Error> {
         async { Ok(PathSimpleExplodedResponse::Unimplemented) }
     }
 
@@ -54,7 +53,7 @@ pub trait StylesApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: PathLabelParams,
-    ) -> impl Future<Output = Result<PathLabelResponse, Self::Error>> + Send {
+    ) -> impl Answer<PathLabelResponse, Self::Error> {
         async { Ok(PathLabelResponse::Unimplemented) }
     }
 
@@ -64,7 +63,7 @@ pub trait StylesApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: PathLabelExplodedParams,
-    ) -> impl Future<Output = Result<PathLabelExplodedResponse, Self::Error>> + Send {
+    ) -> impl Answer<PathLabelExplodedResponse, Self::Error> {
         async { Ok(PathLabelExplodedResponse::Unimplemented) }
     }
 
@@ -74,7 +73,7 @@ pub trait StylesApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: PathMatrixParams,
-    ) -> impl Future<Output = Result<PathMatrixResponse, Self::Error>> + Send {
+    ) -> impl Answer<PathMatrixResponse, Self::Error> {
         async { Ok(PathMatrixResponse::Unimplemented) }
     }
 
@@ -84,7 +83,7 @@ pub trait StylesApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: PathMatrixExplodedParams,
-    ) -> impl Future<Output = Result<PathMatrixExplodedResponse, Self::Error>> + Send {
+    ) -> impl Answer<PathMatrixExplodedResponse, Self::Error> {
         async { Ok(PathMatrixExplodedResponse::Unimplemented) }
     }
 
@@ -94,7 +93,7 @@ pub trait StylesApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: QueryFormParams,
-    ) -> impl Future<Output = Result<QueryFormResponse, Self::Error>> + Send {
+    ) -> impl Answer<QueryFormResponse, Self::Error> {
         async { Ok(QueryFormResponse::Unimplemented) }
     }
 
@@ -104,7 +103,7 @@ pub trait StylesApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: QueryFormExplodedParams,
-    ) -> impl Future<Output = Result<QueryFormExplodedResponse, Self::Error>> + Send {
+    ) -> impl Answer<QueryFormExplodedResponse, Self::Error> {
         async { Ok(QueryFormExplodedResponse::Unimplemented) }
     }
 
@@ -117,7 +116,7 @@ pub trait StylesApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: QueryReservedParams,
-    ) -> impl Future<Output = Result<QueryReservedResponse, Self::Error>> + Send {
+    ) -> impl Answer<QueryReservedResponse, Self::Error> {
         async { Ok(QueryReservedResponse::Unimplemented) }
     }
 
@@ -127,7 +126,7 @@ pub trait StylesApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: QuerySpaceDelimitedParams,
-    ) -> impl Future<Output = Result<QuerySpaceDelimitedResponse, Self::Error>> + Send {
+    ) -> impl Answer<QuerySpaceDelimitedResponse, Self::Error> {
         async { Ok(QuerySpaceDelimitedResponse::Unimplemented) }
     }
 
@@ -137,7 +136,7 @@ pub trait StylesApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: QueryPipeDelimitedParams,
-    ) -> impl Future<Output = Result<QueryPipeDelimitedResponse, Self::Error>> + Send {
+    ) -> impl Answer<QueryPipeDelimitedResponse, Self::Error> {
         async { Ok(QueryPipeDelimitedResponse::Unimplemented) }
     }
 
@@ -147,7 +146,7 @@ pub trait StylesApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: QueryDeepObjectParams,
-    ) -> impl Future<Output = Result<QueryDeepObjectResponse, Self::Error>> + Send {
+    ) -> impl Answer<QueryDeepObjectResponse, Self::Error> {
         async { Ok(QueryDeepObjectResponse::Unimplemented) }
     }
 
@@ -157,7 +156,7 @@ pub trait StylesApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: HeaderSimpleParams,
-    ) -> impl Future<Output = Result<HeaderSimpleResponse, Self::Error>> + Send {
+    ) -> impl Answer<HeaderSimpleResponse, Self::Error> {
         async { Ok(HeaderSimpleResponse::Unimplemented) }
     }
 
@@ -167,7 +166,7 @@ pub trait StylesApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: HeaderSimpleExplodedParams,
-    ) -> impl Future<Output = Result<HeaderSimpleExplodedResponse, Self::Error>> + Send {
+    ) -> impl Answer<HeaderSimpleExplodedResponse, Self::Error> {
         async { Ok(HeaderSimpleExplodedResponse::Unimplemented) }
     }
 
@@ -177,7 +176,7 @@ pub trait StylesApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: CookieFormParams,
-    ) -> impl Future<Output = Result<CookieFormResponse, Self::Error>> + Send {
+    ) -> impl Answer<CookieFormResponse, Self::Error> {
         async { Ok(CookieFormResponse::Unimplemented) }
     }
 
@@ -187,7 +186,7 @@ pub trait StylesApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: CookieFormExplodedParams,
-    ) -> impl Future<Output = Result<CookieFormExplodedResponse, Self::Error>> + Send {
+    ) -> impl Answer<CookieFormExplodedResponse, Self::Error> {
         async { Ok(CookieFormExplodedResponse::Unimplemented) }
     }
 
