@@ -7,6 +7,7 @@ pub mod document;
 pub mod gates;
 pub mod manifest;
 pub mod mock;
+mod reflow;
 pub mod root;
 pub mod server;
 pub mod types;
@@ -365,7 +366,10 @@ pub fn render(tokens: TokenStream, header: &str) -> Result<String, String> {
             Err(_) => {}
         }
     }
-    Ok(format!("{header}{}", space_items(&text)))
+    Ok(format!(
+        "{header}{}",
+        space_items(&reflow::attributes(&text))
+    ))
 }
 
 /// Parses the tokens as what `syn::File`'s parser reads (inner attributes, then items) and

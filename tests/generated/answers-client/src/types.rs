@@ -278,9 +278,7 @@ object::json! {
 object::json! {
     /// Schema: `/paths/~1albums/post/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(
-        new(title: impl Into<String>, year: i64, cover: impl Into<String>, parts: Vec<String>)
-    )]
+    #[json(new(title: impl Into<String>, year: i64, cover: impl Into<String>, parts: Vec<String>))]
     pub struct AddAlbumOkBody {
         #[json("title", required)]
         pub title: String,

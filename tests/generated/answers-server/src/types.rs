@@ -355,9 +355,7 @@ object::json! {
     /// Schema: `/paths/~1albums/post/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(
-        new(title: impl Into<String>, year: i64, cover: impl Into<String>, parts: Vec<String>)
-    )]
+    #[json(new(title: impl Into<String>, year: i64, cover: impl Into<String>, parts: Vec<String>))]
     pub struct AddAlbumOkBody {
         #[json("title", required)]
         pub title: String,

@@ -125,11 +125,7 @@ object::json! {
     pub struct Patch {
         #[json("required_nullable", required_nullable)]
         pub required_nullable: Option<String>,
-        #[json(
-            "optional_nullable",
-            optional_nullable,
-            with_optional_nullable: nullable(String)
-        )]
+        #[json("optional_nullable", optional_nullable, with_optional_nullable: nullable(String))]
         pub optional_nullable: Option<Option<String>>,
         #[json("optional", optional, with_optional: text)]
         pub optional: Option<String>,
@@ -659,8 +655,7 @@ object::json! {
         #[json("kinds", optional, with_kinds: into(Vec<Option<NullableKind>>))]
         pub kinds: Option<Vec<Option<NullableKind>>>,
         #[json(
-            "files",
-            optional,
+            "files", optional,
             with_files: into(std::collections::BTreeMap<String, Option<SparseFilesValue>>)
         )]
         pub files: Option<std::collections::BTreeMap<String, Option<SparseFilesValue>>>,
@@ -968,8 +963,7 @@ object::json! {
         #[json("tags", optional, with_tags: into(Vec<String>))]
         pub tags: Option<Vec<String>>,
         #[json(
-            "labels",
-            optional,
+            "labels", optional,
             with_labels: into(std::collections::BTreeMap<String, NamedLabelsValue>)
         )]
         pub labels: Option<std::collections::BTreeMap<String, NamedLabelsValue>>,

@@ -156,11 +156,7 @@ object::json! {
     pub struct Patch {
         #[json("required_nullable", required_nullable)]
         pub required_nullable: Option<String>,
-        #[json(
-            "optional_nullable",
-            optional_nullable,
-            with_optional_nullable: nullable(String)
-        )]
+        #[json("optional_nullable", optional_nullable, with_optional_nullable: nullable(String))]
         pub optional_nullable: Option<Option<String>>,
         #[json("optional", optional_not_null, with_optional: text)]
         pub optional: Option<String>,
@@ -779,8 +775,7 @@ object::json! {
         #[json("kinds", optional_not_null, with_kinds: into(Vec<Option<NullableKind>>))]
         pub kinds: Option<Vec<Option<NullableKind>>>,
         #[json(
-            "files",
-            optional_not_null,
+            "files", optional_not_null,
             with_files: into(std::collections::BTreeMap<String, Option<SparseFilesValue>>)
         )]
         pub files: Option<std::collections::BTreeMap<String, Option<SparseFilesValue>>>,
@@ -1180,8 +1175,7 @@ object::json! {
         #[json("tags", optional_not_null, with_tags: into(Vec<String>))]
         pub tags: Option<Vec<String>>,
         #[json(
-            "labels",
-            optional_not_null,
+            "labels", optional_not_null,
             with_labels: into(std::collections::BTreeMap<String, NamedLabelsValue>)
         )]
         pub labels: Option<std::collections::BTreeMap<String, NamedLabelsValue>>,

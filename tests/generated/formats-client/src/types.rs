@@ -31,8 +31,7 @@ object::json! {
         #[json("related", optional, with_related: into(Vec<uuid::Uuid>))]
         pub related: Option<Vec<uuid::Uuid>>,
         #[json(
-            "holidays",
-            optional,
+            "holidays", optional,
             with_holidays: into(std::collections::BTreeMap<String, jiff::civil::Date>)
         )]
         pub holidays: Option<std::collections::BTreeMap<String, jiff::civil::Date>>,
@@ -67,9 +66,7 @@ object::json! {
         #[json("text", optional, with_text: text)]
         pub text: Option<String>,
         #[json(
-            "echoed",
-            optional,
-            with_echoed: into(Vec<Option<crate::runtime::codegen::Decimal>>)
+            "echoed", optional, with_echoed: into(Vec<Option<crate::runtime::codegen::Decimal>>)
         )]
         pub echoed: Option<Vec<Option<crate::runtime::codegen::Decimal>>>,
     }

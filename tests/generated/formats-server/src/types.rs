@@ -31,8 +31,7 @@ object::json! {
         #[json("related", optional_not_null, with_related: into(Vec<uuid::Uuid>))]
         pub related: Option<Vec<uuid::Uuid>>,
         #[json(
-            "holidays",
-            optional_not_null,
+            "holidays", optional_not_null,
             with_holidays: into(std::collections::BTreeMap<String, jiff::civil::Date>)
         )]
         pub holidays: Option<std::collections::BTreeMap<String, jiff::civil::Date>>,
@@ -84,17 +83,12 @@ object::json! {
         pub big: Option<crate::runtime::codegen::Decimal>,
         #[json("tier", optional_not_null, with_tier: into(crate::runtime::codegen::Decimal))]
         pub tier: Option<crate::runtime::codegen::Decimal>,
-        #[json(
-            "parts",
-            optional_not_null,
-            with_parts: into(Vec<crate::runtime::codegen::Decimal>)
-        )]
+        #[json("parts", optional_not_null, with_parts: into(Vec<crate::runtime::codegen::Decimal>))]
         pub parts: Option<Vec<crate::runtime::codegen::Decimal>>,
         #[json("text", optional_not_null, with_text: text)]
         pub text: Option<String>,
         #[json(
-            "echoed",
-            optional_not_null,
+            "echoed", optional_not_null,
             with_echoed: into(Vec<Option<crate::runtime::codegen::Decimal>>)
         )]
         pub echoed: Option<Vec<Option<crate::runtime::codegen::Decimal>>>,

@@ -80,16 +80,9 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/Book`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(
-        new(
-            isbn: impl
-            Into<String>,
-            title: impl
-            Into<String>,
-            authors: Vec<Author>,
-            format: Format
-        )
-    )]
+    #[json(new(
+        isbn: impl Into<String>, title: impl Into<String>, authors: Vec<Author>, format: Format
+    ))]
     pub struct Book {
         #[json("isbn", required)]
         pub isbn: String,
@@ -109,9 +102,7 @@ object::json! {
         #[json("tags", optional, with_tags: into(std::collections::BTreeMap<String, String>))]
         pub tags: Option<std::collections::BTreeMap<String, String>>,
         #[json(
-            "metadata",
-            optional,
-            with_metadata: into(serde_json::Map<String, serde_json::Value>)
+            "metadata", optional, with_metadata: into(serde_json::Map<String, serde_json::Value>)
         )]
         pub metadata: Option<serde_json::Map<String, serde_json::Value>>,
         #[json("series", optional, with_series: into(BookSeries))]
@@ -130,11 +121,7 @@ object::json! {
         #[json("member", required)]
         pub member: Member,
         /// Free notes by topic; one or two of them.
-        #[json(
-            "notes",
-            optional,
-            with_notes: into(std::collections::BTreeMap<String, String>)
-        )]
+        #[json("notes", optional, with_notes: into(std::collections::BTreeMap<String, String>))]
         pub notes: Option<std::collections::BTreeMap<String, String>>,
         #[json("id", required)]
         pub id: i64,
@@ -157,11 +144,7 @@ object::json! {
         #[json("member", required)]
         pub member: Member,
         /// Free notes by topic; one or two of them.
-        #[json(
-            "notes",
-            optional,
-            with_notes: into(std::collections::BTreeMap<String, String>)
-        )]
+        #[json("notes", optional, with_notes: into(std::collections::BTreeMap<String, String>))]
         pub notes: Option<std::collections::BTreeMap<String, String>>,
     }
 }

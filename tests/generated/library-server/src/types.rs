@@ -110,16 +110,9 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/Book`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(
-        new(
-            isbn: impl
-            Into<String>,
-            title: impl
-            Into<String>,
-            authors: Vec<Author>,
-            format: Format
-        )
-    )]
+    #[json(new(
+        isbn: impl Into<String>, title: impl Into<String>, authors: Vec<Author>, format: Format
+    ))]
     pub struct Book {
         #[json("isbn", required)]
         pub isbn: String,
@@ -137,14 +130,11 @@ object::json! {
         #[json("type", optional_not_null, with_type: text)]
         pub r#type: Option<String>,
         #[json(
-            "tags",
-            optional_not_null,
-            with_tags: into(std::collections::BTreeMap<String, String>)
+            "tags", optional_not_null, with_tags: into(std::collections::BTreeMap<String, String>)
         )]
         pub tags: Option<std::collections::BTreeMap<String, String>>,
         #[json(
-            "metadata",
-            optional_not_null,
+            "metadata", optional_not_null,
             with_metadata: into(serde_json::Map<String, serde_json::Value>)
         )]
         pub metadata: Option<serde_json::Map<String, serde_json::Value>>,
@@ -186,9 +176,7 @@ object::json! {
         pub member: Member,
         /// Free notes by topic; one or two of them.
         #[json(
-            "notes",
-            optional_not_null,
-            with_notes: into(std::collections::BTreeMap<String, String>)
+            "notes", optional_not_null, with_notes: into(std::collections::BTreeMap<String, String>)
         )]
         pub notes: Option<std::collections::BTreeMap<String, String>>,
         #[json("id", required)]
@@ -224,9 +212,7 @@ object::json! {
         pub member: Member,
         /// Free notes by topic; one or two of them.
         #[json(
-            "notes",
-            optional_not_null,
-            with_notes: into(std::collections::BTreeMap<String, String>)
+            "notes", optional_not_null, with_notes: into(std::collections::BTreeMap<String, String>)
         )]
         pub notes: Option<std::collections::BTreeMap<String, String>>,
     }

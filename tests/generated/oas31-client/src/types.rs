@@ -71,11 +71,7 @@ object::json! {
         #[json("roles", optional_nullable, with_roles: nullable(Vec<Option<Snowflake>>))]
         pub roles: Option<Option<Vec<Option<Snowflake>>>>,
         /// The empty object alone (no properties, no other member allowed).
-        #[json(
-            "nothing",
-            optional,
-            with_nothing: into(serde_json::Map<String, serde_json::Value>)
-        )]
+        #[json("nothing", optional, with_nothing: into(serde_json::Map<String, serde_json::Value>))]
         pub nothing: Option<serde_json::Map<String, serde_json::Value>>,
         /// One string, or a list with bounds of its own.
         #[json("include_roles", optional, with_include_roles: into(CommandIncludeRoles))]
@@ -267,9 +263,7 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Record`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(
-        new(id: i64, kind: RecordKind, note: Option<String>, owner: Option<Owner>, score: f64)
-    )]
+    #[json(new(id: i64, kind: RecordKind, note: Option<String>, owner: Option<Owner>, score: f64))]
     pub struct Record {
         #[json("id", required)]
         pub id: i64,

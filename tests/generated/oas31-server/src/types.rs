@@ -88,17 +88,12 @@ object::json! {
         pub roles: Option<Option<Vec<Option<Snowflake>>>>,
         /// The empty object alone (no properties, no other member allowed).
         #[json(
-            "nothing",
-            optional_not_null,
+            "nothing", optional_not_null,
             with_nothing: into(serde_json::Map<String, serde_json::Value>)
         )]
         pub nothing: Option<serde_json::Map<String, serde_json::Value>>,
         /// One string, or a list with bounds of its own.
-        #[json(
-            "include_roles",
-            optional_not_null,
-            with_include_roles: into(CommandIncludeRoles)
-        )]
+        #[json("include_roles", optional_not_null, with_include_roles: into(CommandIncludeRoles))]
         pub include_roles: Option<CommandIncludeRoles>,
     }
 }
@@ -345,9 +340,7 @@ object::json! {
     /// Schema: `/components/schemas/Record`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(deny_unknown_fields)]
-    #[json(
-        new(id: i64, kind: RecordKind, note: Option<String>, owner: Option<Owner>, score: f64)
-    )]
+    #[json(new(id: i64, kind: RecordKind, note: Option<String>, owner: Option<Owner>, score: f64))]
     pub struct Record {
         #[json("id", required)]
         pub id: i64,

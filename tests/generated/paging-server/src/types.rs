@@ -62,18 +62,10 @@ object::json! {
     /// Schema: `/components/schemas/AfterPage`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(
-        new(
-            object: impl
-            Into<String>,
-            data: Vec<Item>,
-            first_id: impl
-            Into<String>,
-            last_id: impl
-            Into<String>,
-            has_more: bool
-        )
-    )]
+    #[json(new(
+        object: impl Into<String>, data: Vec<Item>, first_id: impl Into<String>,
+        last_id: impl Into<String>, has_more: bool
+    ))]
     pub struct AfterPage {
         #[json("object", required)]
         pub object: String,

@@ -29,11 +29,7 @@ object::json! {
     pub struct Echo {
         #[json("operation", required)]
         pub operation: String,
-        #[json(
-            "params",
-            optional,
-            with_params: into(std::collections::BTreeMap<String, String>)
-        )]
+        #[json("params", optional, with_params: into(std::collections::BTreeMap<String, String>))]
         pub params: Option<std::collections::BTreeMap<String, String>>,
     }
 }

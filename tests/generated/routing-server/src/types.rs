@@ -31,8 +31,7 @@ object::json! {
         #[json("operation", required)]
         pub operation: String,
         #[json(
-            "params",
-            optional_not_null,
+            "params", optional_not_null,
             with_params: into(std::collections::BTreeMap<String, String>)
         )]
         pub params: Option<std::collections::BTreeMap<String, String>>,
