@@ -167,12 +167,16 @@ pub const CLIENT_OPERATION_LOCALS: &[&str] = &[
 /// which bind the required parameters' values next to them, and of `run`, where they were
 /// bound before each subcommand had its function (kept, so no generated name moves).
 pub const CLI_OPERATION_LOCALS: &[&str] = &[
+    // A body also offered as multipart: the boxed call, either way.
+    "answer",
     "base_url",
     "body",
     "builder",
     // A body the caller labels (`--content-type`): its bytes and media type.
     "bytes",
     "call",
+    // `run`: the chosen subcommand's declaration, its deprecation note, its function.
+    "chosen",
     "client",
     "command",
     "credentials",
@@ -182,10 +186,12 @@ pub const CLI_OPERATION_LOCALS: &[&str] = &[
     "key",
     "m",
     "media",
+    "note",
     "options",
     "output",
     "parts",
     "result",
+    "run",
     "runtime",
     "verbose",
 ];
