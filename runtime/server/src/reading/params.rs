@@ -17,11 +17,6 @@ use super::problem::Problem;
 pub use super::style::Style;
 use super::validate::{MISSING_PARAMETER, Violations};
 
-mod declared;
-mod styled;
-pub use declared::{Read, declare, read};
-pub use styled::ObjectQuery;
-
 /// Where a parameter lives, as OpenAPI's `in` says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Location {
@@ -551,6 +546,231 @@ impl<'a> RawParams<'a> {
         self.array(loc, name, explode, errs)
     }
 
+    /// An object-valued query parameter, its members sent as `style` says (see
+    /// [`ObjectQuery`]), each value parsed into its member's type as a form field is. None
+    /// when no pair of it was sent (a violation when `required`) or when a member fails (the
+    /// violation names it: `query/filter/since`).
+    pub fn object<T: serde::de::DeserializeOwned>(
+        &self,
+        name: &str,
+        style: ObjectQuery<'_>,
+        required: bool,
+        errs: &mut Violations,
+    ) -> Option<T> {
+        let at = pointer(Location::Query, name);
+        let mut pairs: Vec<(String, String)> = Vec::new();
+        if let ObjectQuery::Joined = style {
+            let sent: Vec<&str> = self.query_as_sent(name).collect();
+            if sent.len() > 1 {
+                errs.push(at, repeated_message(sent.len()));
+                return None;
+            }
+            if let Some(sent) = sent.first().filter(|s| !s.is_empty()) {
+                // Split as sent, before decoding: an encoded comma is part of a name or value.
+                let items: Vec<Cow<'_, str>> = sent.split(',').map(form_decode).collect();
+                // Names and values in turn: an odd count leaves a name without its value.
+                let in_turn = items.chunks_exact(2);
+                if !in_turn.remainder().is_empty() {
+                    errs.push(
+                        at,
+                        "expected names and values in turn (`name,value,...`), got an odd number of items",
+                    );
+                    return None;
+                }
+                pairs.extend(
+                    in_turn.map(|kv| (kv[0].clone().into_owned(), kv[1].clone().into_owned())),
+                );
+            }
+        } else {
+            for (key, value) in form_urlencoded::parse(self.query.as_bytes()) {
+                let member = match style {
+                    ObjectQuery::Members(names) => names.contains(&&*key).then_some(key),
+                    // Nor a deepObject's member of a parameter taken (`range[gt]`).
+                    ObjectQuery::Rest(taken) => {
+                        let owner = key.split_once('[').map_or(&*key, |(owner, _)| owner);
+                        (!taken.contains(&&*key) && !taken.contains(&owner)).then_some(key)
+                    }
+                    ObjectQuery::Deep => key
+                        .strip_prefix(name)
+                        .and_then(|k| k.strip_prefix('['))
+                        .and_then(|k| k.strip_suffix(']'))
+                        .map(|k| Cow::Owned(k.to_owned())),
+                    ObjectQuery::Joined => None,
+                };
+                if let Some(member) = member {
+                    pairs.push((member.into_owned(), value.into_owned()));
+                }
+            }
+        }
+        if pairs.is_empty() {
+            if required {
+                errs.push(at, MISSING_PARAMETER);
+            }
+            return None;
+        }
+        match super::body::decode_pairs(pairs) {
+            Ok(value) => Some(value),
+            Err(mut violation) => {
+                violation.pointer = format!("{at}{}", violation.pointer);
+                errs.push_violation(violation);
+                None
+            }
+        }
+    }
+
+    /// The one value of `name` at `loc` as sent, and how its pieces are decoded: a path
+    /// segment and a query value percent-decoded (`+` a space in the query), a cookie
+    /// percent-decoded, a header as it is.
+    fn sent<'s>(
+        &'s self,
+        loc: Location,
+        name: &str,
+        errs: &mut Violations,
+    ) -> Option<(Cow<'s, str>, Decode)> {
+        fn percent(piece: &str) -> Option<String> {
+            String::from_utf8(percent_decode(piece.as_bytes())).ok()
+        }
+        fn form(piece: &str) -> Option<String> {
+            Some(form_decode(piece).into_owned())
+        }
+        fn header(piece: &str) -> Option<String> {
+            Some(piece.trim().to_owned())
+        }
+        let at = pointer(loc, name);
+        let many = |errs: &mut Violations, n: usize| errs.push(at.clone(), repeated_message(n));
+        match loc {
+            Location::Path => {
+                let value = self.single(loc, name, errs)?;
+                // Split as sent: a decoded `,` or `.` is a value's own.
+                Some(match self.path_segment_as_sent(&value) {
+                    Some(raw) => (Cow::Borrowed(raw), percent as Decode),
+                    None => (value, (|p: &str| Some(p.to_owned())) as Decode),
+                })
+            }
+            Location::Query => {
+                let sent: Vec<&str> = self.query_as_sent(name).collect();
+                if sent.len() > 1 {
+                    many(errs, sent.len());
+                    return None;
+                }
+                sent.first().map(|v| (Cow::Borrowed(*v), form as Decode))
+            }
+            Location::Cookie => {
+                let sent: Vec<&str> = self.cookies_as_sent(name).collect();
+                if sent.len() > 1 {
+                    many(errs, sent.len());
+                    return None;
+                }
+                sent.first().map(|v| (Cow::Borrowed(*v), percent as Decode))
+            }
+            Location::Header => self.single(loc, name, errs).map(|v| (v, header as Decode)),
+        }
+    }
+
+    /// A scalar parameter written in `style` (a path's `label` or `matrix`: `.blue`,
+    /// `;color=blue`), parsed as [`RawParams::required`] parses. None when absent (a
+    /// violation when `required`) or when it does not read.
+    pub fn styled<T: FromParam>(
+        &self,
+        loc: Location,
+        name: &str,
+        style: Style,
+        required: bool,
+        errs: &mut Violations,
+    ) -> Option<T> {
+        let before = errs.len();
+        let Some((sent, decode)) = self.sent(loc, name, errs) else {
+            if required && errs.len() == before {
+                errs.push(pointer(loc, name), MISSING_PARAMETER);
+            }
+            return None;
+        };
+        match style.scalar(name, &sent, &decode) {
+            Ok(raw) => parse_one(loc, name, &raw, errs),
+            Err(message) => {
+                errs.push(pointer(loc, name), message);
+                None
+            }
+        }
+    }
+
+    /// A list parameter written in `style` as one value (`.blue.black`, `;c=blue;c=black`),
+    /// each item parsed as [`RawParams::array`] parses them.
+    pub fn styled_array<T: FromParam>(
+        &self,
+        loc: Location,
+        name: &str,
+        style: Style,
+        explode: bool,
+        required: bool,
+        errs: &mut Violations,
+    ) -> Option<Vec<T>> {
+        let before = errs.len();
+        let Some((sent, decode)) = self.sent(loc, name, errs) else {
+            if required && errs.len() == before {
+                errs.push(pointer(loc, name), MISSING_PARAMETER);
+            }
+            return None;
+        };
+        let items = match style.list(explode, name, &sent, &decode) {
+            Ok(items) => items,
+            Err(message) => {
+                errs.push(pointer(loc, name), message);
+                return None;
+            }
+        };
+        let mut out = Vec::with_capacity(items.len());
+        let mut ok = true;
+        for (i, raw) in items.iter().enumerate() {
+            match T::from_param(raw) {
+                Ok(v) => out.push(v),
+                Err(msg) => {
+                    ok = false;
+                    errs.push(format!("{}/{i}", pointer(loc, name)), msg);
+                }
+            }
+        }
+        ok.then_some(out)
+    }
+
+    /// An object parameter written in `style` as one value (a path's `R=100,G=200` or
+    /// `;R=100;G=200`, a header's `R,100,G,200`, a cookie's, a query's `R|100|G|200`), each
+    /// member parsed into its field's type as a form field is; a violation names the member
+    /// (`path/color/R`).
+    pub fn styled_object<T: serde::de::DeserializeOwned>(
+        &self,
+        loc: Location,
+        name: &str,
+        style: Style,
+        explode: bool,
+        required: bool,
+        errs: &mut Violations,
+    ) -> Option<T> {
+        let at = pointer(loc, name);
+        let before = errs.len();
+        let Some((sent, decode)) = self.sent(loc, name, errs) else {
+            if required && errs.len() == before {
+                errs.push(at, MISSING_PARAMETER);
+            }
+            return None;
+        };
+        let pairs = match style.object(explode, name, &sent, &decode) {
+            Ok(pairs) => pairs,
+            Err(message) => {
+                errs.push(at, message);
+                return None;
+            }
+        };
+        match super::body::decode_pairs(pairs) {
+            Ok(value) => Some(value),
+            Err(mut violation) => {
+                violation.pointer = format!("{at}{}", violation.pointer);
+                errs.push_violation(violation);
+                None
+            }
+        }
+    }
+
     /// Whether the request carries the parameter `name` in `loc` at all (with any value).
     pub fn contains(&self, loc: Location, name: &str) -> bool {
         let mut found = false;
@@ -560,6 +780,26 @@ impl<'a> RawParams<'a> {
         });
         found
     }
+}
+
+/// How the pieces of a value written in a style are decoded (see `RawParams::sent`).
+type Decode = fn(&str) -> Option<String>;
+
+/// How the members of an object-valued query parameter are sent (OpenAPI's `style` and
+/// `explode` for an object).
+#[derive(Clone, Copy, Debug)]
+pub enum ObjectQuery<'n> {
+    /// `form`, exploded (the default): each member is a pair of its own, `role=admin`; these
+    /// are the names of the object's properties.
+    Members(&'n [&'n str]),
+    /// `form`, exploded, for a map (any member names): every pair of the query that no other
+    /// parameter of the operation names (these are the names taken; `name[…]` is taken with
+    /// `name`).
+    Rest(&'n [&'n str]),
+    /// `form`, not exploded: one pair, names and values in turn, `id=role,admin,first,Alex`.
+    Joined,
+    /// `deepObject`: `id[role]=admin&id[first]=Alex`.
+    Deep,
 }
 
 /// The value of one `name=value` piece of a query string when its name is `name`, both
@@ -697,3 +937,280 @@ pub fn query_string_raw(parts: &Parts) -> Option<String> {
         .filter(|q| !q.is_empty())
         .map(str::to_owned)
 }
+
+/// An operation's parameter struct read from a request (`declare!` implements it).
+pub trait Read: Sized {
+    /// Whether a field is a path parameter (the path's values are then taken first).
+    const PATH: bool;
+
+    /// Reads every parameter from `raw`; the problem lists every failure.
+    fn read(raw: &RawParams<'_>) -> Result<Self, Problem>;
+}
+
+/// `P` read from `raw` ([`Read::read`]), its type the one the call it is passed to takes.
+#[inline]
+pub fn read<P: Read>(raw: &RawParams<'_>) -> Result<P, Problem> {
+    P::read(raw)
+}
+
+/// Declares an operation's parameter struct and how each field is read: the struct as
+/// written, every field under `#[param(…)]`, which says
+///
+/// - first, how it ends: `required` (a missing one is a violation; the field is `T`),
+///   `optional` (the field is `Option<T>`) or `default(expr)` (the field is `T`, `expr` when
+///   the request leaves it out);
+/// - then where: `path("name")`, `query("name")`, `header("name")`, `cookie("name")`;
+/// - then, for other than one plain value, the style: `array(explode)`,
+///   `delimited(explode, '|')`, `object(ObjectQuery::Deep)`, `styled(Style::Label)`,
+///   `styled_array(Style::Label, explode)`, `styled_object(Style::Simple, explode)`, `as_sent`
+///   (a 3.2 cookie written as it is).
+///
+/// A field the schema constrains says how under `#[checks(…)]`, after `#[param(…)]`: the
+/// schema's keywords in snake case, each the [`validate`](super::validate) function of its
+/// name, `minimum(1)`, `exclusive_maximum(100)`, `multiple_of(5.0)`, `one_of(1, 2)`,
+/// `min_length(1)`, `max_length(64)`, `pattern("^[a-z]+$")`, `format("email")`,
+/// `min_items(1)`, `max_items(10)`, `unique_items`, `min_properties(1)`,
+/// `max_properties(8)`, and `validate` for a named type with checks of its own. (A
+/// parameter whose checks say more, decimals' exact bounds, each item's own or a schema held
+/// as written, is read in its handler instead.)
+///
+/// It expands to the struct and its [`Read`], which reads every field from a request's
+/// [`RawParams`] by the [`RawParams`] method the words name, checks each read value,
+/// collects every failure, and fails (with all of them) only after the last field was read
+/// and checked, as one 400 lists every problem. A struct without fields is declared too (its
+/// `read` takes nothing).
+///
+/// ```ignore
+/// params::declare! {
+///     /// Parameters of `getPet`.
+///     #[derive(Debug, Clone, PartialEq)]
+///     pub struct GetPetParams {
+///         #[param(required, path("petId"))]
+///         pub pet_id: i64,
+///         #[param(default(20), query("limit"))]
+///         #[checks(minimum(1), maximum(100))]
+///         pub limit: i32,
+///     }
+/// }
+/// ```
+#[doc(hidden)]
+#[macro_export]
+// `crate::runtime`, not `$crate`: the runtime as the calling crate names it (see `object::json!`).
+#[allow(clippy::crate_in_macro_def)]
+macro_rules! __apigen_params {
+    (
+        $(#[doc = $doc:literal])*
+        #[derive($($derive:tt)*)]
+        $vis:vis struct $name:ident {
+            $(
+                $(#[doc = $field_doc:literal])*
+                #[param($($how:tt)*)]
+                $(#[checks($($checks:tt)*)])?
+                $field_vis:vis $field:ident: $ty:ty,
+            )*
+        }
+    ) => {
+        $(#[doc = $doc])*
+        #[derive($($derive)*)]
+        $vis struct $name {
+            $($(#[doc = $field_doc])* $field_vis $field: $ty,)*
+        }
+
+        // Each field is read into a local of its own name (the document's, `foo` included).
+        #[allow(clippy::disallowed_names)]
+        impl crate::runtime::codegen::params::Read for $name {
+            const PATH: bool = false $(|| $crate::__apigen_params!(@path $($how)*))*;
+
+            // A struct without fields reads nothing from `raw`.
+            #[inline]
+            #[allow(unused_variables)]
+            fn read(
+                raw: &crate::runtime::codegen::params::RawParams<'_>,
+            ) -> Result<Self, crate::runtime::codegen::problem::Problem> {
+                let mut errors = crate::runtime::codegen::validate::Violations::new();
+                $(
+                    let $field: $crate::__apigen_params!(@local $ty, $($how)*) =
+                        $crate::__apigen_params!(@read raw, errors, $($how)*);
+                )*
+                // Checked before any return, so that one 400 lists every problem.
+                $($crate::__apigen_params!(@checks errors, $field, [$($how)*], $($($checks)*)?);)*
+                $($crate::__apigen_params!(@take errors, $field, $($how)*);)*
+                errors.check()?;
+                Ok(Self { $($field),* })
+            }
+        }
+    };
+
+    // What a field is read into: a required one's `Option` until every field was read.
+    (@local $ty:ty, required $($rest:tt)*) => { Option<$ty> };
+    (@local $ty:ty, $($rest:tt)*) => { $ty };
+
+    // A field's checks, on its value where it has one, located as `query/limit`.
+    (@checks $errors:ident, $field:ident, [$($how:tt)*],) => {};
+    (@checks $errors:ident, $field:ident, [default($($default:tt)*), $loc:ident($wire:literal) $($rest:tt)*], $($check:tt)*) => {
+        let value = &$field;
+        let at = concat!(stringify!($loc), "/", $wire);
+        $crate::__apigen_params!(@check value, at, $errors, $($check)*);
+    };
+    (@checks $errors:ident, $field:ident, [$finish:ident, $loc:ident($wire:literal) $($rest:tt)*], $($check:tt)*) => {
+        if let Some(value) = &$field {
+            let at = concat!(stringify!($loc), "/", $wire);
+            $crate::__apigen_params!(@check value, at, $errors, $($check)*);
+        }
+    };
+    // Each check word, the `validate` function it names (the schema's keyword, snake case).
+    (@check $value:ident, $at:ident, $errors:ident, $(,)?) => {};
+    (@check $value:ident, $at:ident, $errors:ident, minimum($bound:expr) $(, $($rest:tt)*)?) => {
+        crate::runtime::codegen::validate::check_minimum(*$value, $bound, false, $at, &mut $errors);
+        $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
+    };
+    (@check $value:ident, $at:ident, $errors:ident, exclusive_minimum($bound:expr) $(, $($rest:tt)*)?) => {
+        crate::runtime::codegen::validate::check_minimum(*$value, $bound, true, $at, &mut $errors);
+        $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
+    };
+    (@check $value:ident, $at:ident, $errors:ident, maximum($bound:expr) $(, $($rest:tt)*)?) => {
+        crate::runtime::codegen::validate::check_maximum(*$value, $bound, false, $at, &mut $errors);
+        $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
+    };
+    (@check $value:ident, $at:ident, $errors:ident, exclusive_maximum($bound:expr) $(, $($rest:tt)*)?) => {
+        crate::runtime::codegen::validate::check_maximum(*$value, $bound, true, $at, &mut $errors);
+        $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
+    };
+    (@check $value:ident, $at:ident, $errors:ident, multiple_of($factor:expr) $(, $($rest:tt)*)?) => {
+        crate::runtime::codegen::validate::check_multiple_of(*$value, $factor, $at, &mut $errors);
+        $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
+    };
+    (@check $value:ident, $at:ident, $errors:ident, one_of($($allowed:expr),+ $(,)?) $(, $($rest:tt)*)?) => {
+        crate::runtime::codegen::validate::check_one_of($value, &[$($allowed),*], $at, &mut $errors);
+        $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
+    };
+    (@check $value:ident, $at:ident, $errors:ident, $word:ident($n:literal) $(, $($rest:tt)*)?) => {
+        $crate::__apigen_params!(@sized $word, $value, $n, $at, $errors);
+        $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
+    };
+    (@check $value:ident, $at:ident, $errors:ident, unique_items $(, $($rest:tt)*)?) => {
+        crate::runtime::codegen::validate::check_unique_items($value, $at, &mut $errors);
+        $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
+    };
+    // A named type with checks of its own checks itself.
+    (@check $value:ident, $at:ident, $errors:ident, validate $(, $($rest:tt)*)?) => {
+        crate::runtime::codegen::validate::Validate::validate($value, $at, &mut $errors);
+        $crate::__apigen_params!(@check $value, $at, $errors, $($($rest)*)?);
+    };
+    (@sized min_length, $value:ident, $n:literal, $at:ident, $errors:ident) => {
+        crate::runtime::codegen::validate::check_min_length($value, $n, $at, &mut $errors)
+    };
+    (@sized max_length, $value:ident, $n:literal, $at:ident, $errors:ident) => {
+        crate::runtime::codegen::validate::check_max_length($value, $n, $at, &mut $errors)
+    };
+    (@sized pattern, $value:ident, $n:literal, $at:ident, $errors:ident) => {
+        crate::runtime::codegen::validate::check_pattern($value, $n, $at, &mut $errors)
+    };
+    (@sized format, $value:ident, $n:literal, $at:ident, $errors:ident) => {
+        crate::runtime::codegen::validate::check_format($value, $n, $at, &mut $errors)
+    };
+    (@sized min_items, $value:ident, $n:literal, $at:ident, $errors:ident) => {
+        crate::runtime::codegen::validate::check_min_items($value, $n, $at, &mut $errors)
+    };
+    (@sized max_items, $value:ident, $n:literal, $at:ident, $errors:ident) => {
+        crate::runtime::codegen::validate::check_max_items($value, $n, $at, &mut $errors)
+    };
+    (@sized min_properties, $value:ident, $n:literal, $at:ident, $errors:ident) => {
+        crate::runtime::codegen::validate::check_min_properties($value.len(), $n, $at, &mut $errors)
+    };
+    (@sized max_properties, $value:ident, $n:literal, $at:ident, $errors:ident) => {
+        crate::runtime::codegen::validate::check_max_properties($value.len(), $n, $at, &mut $errors)
+    };
+
+    (@path $finish:ident $(($($default:tt)*))?, path $($rest:tt)*) => { true };
+    (@path $($other:tt)*) => { false };
+
+    // A required field is taken out of its `Option` after every field was read.
+    (@take $errors:ident, $field:ident, required $($rest:tt)*) => {
+        let Some($field) = $field else {
+            return Err($errors.into_problem());
+        };
+    };
+    (@take $($other:tt)*) => {};
+
+    (@read $raw:ident, $errors:ident, required, $($read:tt)*) => {
+        $crate::__apigen_params!(@form $raw, $errors, true, $($read)*)
+    };
+    (@read $raw:ident, $errors:ident, optional, $($read:tt)*) => {
+        $crate::__apigen_params!(@form $raw, $errors, false, $($read)*)
+    };
+    (@read $raw:ident, $errors:ident, default($default:expr), $($read:tt)*) => {
+        $crate::__apigen_params!(@form $raw, $errors, false, $($read)*).unwrap_or($default)
+    };
+
+    (@form $raw:ident, $errors:ident, true, $loc:ident($wire:literal)) => {
+        $raw.required($crate::__apigen_params!(@loc $loc), $wire, &mut $errors)
+    };
+    (@form $raw:ident, $errors:ident, false, $loc:ident($wire:literal)) => {
+        $raw.optional($crate::__apigen_params!(@loc $loc), $wire, &mut $errors)
+    };
+    (@form $raw:ident, $errors:ident, true, $loc:ident($wire:literal), array($explode:literal)) => {
+        $raw.required_array($crate::__apigen_params!(@loc $loc), $wire, $explode, &mut $errors)
+    };
+    (@form $raw:ident, $errors:ident, false, $loc:ident($wire:literal), array($explode:literal)) => {
+        $raw.array($crate::__apigen_params!(@loc $loc), $wire, $explode, &mut $errors)
+    };
+    (@form $raw:ident, $errors:ident, true, $loc:ident($wire:literal), delimited($explode:literal, $delimiter:literal)) => {
+        $raw.required_delimited_array(
+            $crate::__apigen_params!(@loc $loc),
+            $wire,
+            $explode,
+            $delimiter,
+            &mut $errors,
+        )
+    };
+    (@form $raw:ident, $errors:ident, false, $loc:ident($wire:literal), delimited($explode:literal, $delimiter:literal)) => {
+        $raw.delimited_array(
+            $crate::__apigen_params!(@loc $loc),
+            $wire,
+            $explode,
+            $delimiter,
+            &mut $errors,
+        )
+    };
+    (@form $raw:ident, $errors:ident, true, cookie($wire:literal), as_sent) => {
+        $raw.required_cookie_as_sent($wire, &mut $errors)
+    };
+    (@form $raw:ident, $errors:ident, false, cookie($wire:literal), as_sent) => {
+        $raw.optional_cookie_as_sent($wire, &mut $errors)
+    };
+    (@form $raw:ident, $errors:ident, $required:literal, query($wire:literal), object($style:expr)) => {
+        $raw.object($wire, $style, $required, &mut $errors)
+    };
+    (@form $raw:ident, $errors:ident, $required:literal, $loc:ident($wire:literal), styled($style:expr)) => {
+        $raw.styled($crate::__apigen_params!(@loc $loc), $wire, $style, $required, &mut $errors)
+    };
+    (@form $raw:ident, $errors:ident, $required:literal, $loc:ident($wire:literal), styled_array($style:expr, $explode:literal)) => {
+        $raw.styled_array(
+            $crate::__apigen_params!(@loc $loc),
+            $wire,
+            $style,
+            $explode,
+            $required,
+            &mut $errors,
+        )
+    };
+    (@form $raw:ident, $errors:ident, $required:literal, $loc:ident($wire:literal), styled_object($style:expr, $explode:literal)) => {
+        $raw.styled_object(
+            $crate::__apigen_params!(@loc $loc),
+            $wire,
+            $style,
+            $explode,
+            $required,
+            &mut $errors,
+        )
+    };
+
+    (@loc path) => { crate::runtime::codegen::params::Location::Path };
+    (@loc query) => { crate::runtime::codegen::params::Location::Query };
+    (@loc header) => { crate::runtime::codegen::params::Location::Header };
+    (@loc cookie) => { crate::runtime::codegen::params::Location::Cookie };
+}
+
+#[doc(inline)]
+pub use crate::__apigen_params as declare;
