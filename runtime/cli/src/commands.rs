@@ -63,7 +63,7 @@ fn read(declaration: &str) -> Arc<[Value]> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Chosen {
-    /// The name of the generated function that runs it, as [`functions!`](crate::functions!) lists it: the
+    /// The name of the generated function that runs it, as [`functions!`](super::functions!) lists it: the
     /// declaration's `"function"`, else the command's name with `-` written `_`.
     pub function: String,
     /// The operation's id (`listPets`), which warnings and errors name.
@@ -98,7 +98,7 @@ pub fn chosen(declaration: &str, name: &str) -> Chosen {
     }
 }
 
-/// The function named `name` among the tables [`functions!`](crate::functions!) declares (one a cargo feature
+/// The function named `name` among the tables [`functions!`](super::functions!) declares (one a cargo feature
 /// of the CLI), `None` when none has it.
 pub fn function<R: Copy>(tables: &[&[(&str, R)]], name: &str) -> Option<R> {
     tables
@@ -322,7 +322,8 @@ mod tests {
 
     #[test]
     fn a_function_is_found_by_its_name_in_any_table() {
-        use crate::functions;
+        // `super::super`: the crate's root, or the module a generated CLI copied it into.
+        use super::super::functions;
         type Run = fn(&str) -> u8;
         functions! {
             /// One table.
