@@ -9,7 +9,7 @@
 //! methods.
 
 use crate::emit::ident;
-use crate::ir::{Api, Cli, CliCommand, FlagTarget, Operation, SchemeKind};
+use crate::ir::{Api, Cli, FlagTarget, Operation, SchemeKind};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -57,30 +57,29 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
     // A command's function compiles under the client's features of the operation's tags: a
     // tag's functions in one module under its feature (see `gates::modules`), ending with
     // their table (`support::functions!`), which `run` finds the chosen one in by name.
-    type Members<'a> = Vec<(&'a CliCommand, TokenStream)>;
-    let mut groups: Vec<(Option<&[String]>, Members)> = Vec::new();
-    for (c, runner) in cli.commands.iter().zip(runners) {
-        let features = gate(c).filter(|f| !f.is_empty());
-        match groups.iter_mut().find(|(f, _)| *f == features) {
-            Some((_, members)) => members.push((c, runner)),
-            None => groups.push((features, vec![(c, runner)])),
-        }
-    }
-    let groups: Vec<(Option<&[String]>, TokenStream)> = groups
+    // Grouped twice by the same features, so the groups come in the same order: the functions,
+    // and their names for the table.
+    let grouped = |parts: Vec<TokenStream>| {
+        crate::emit::gates::grouped(cli.commands.iter().map(gate).zip(parts))
+    };
+    let names = cli.commands.iter().map(|c| {
+        let function = ident(&c.function);
+        quote!(#function,)
+    });
+    let groups: Vec<(Option<&[String]>, TokenStream)> = grouped(runners)
         .into_iter()
-        .map(|(features, members)| {
-            let functions = members.iter().map(|(c, _)| ident(&c.function));
-            let runners = members.iter().map(|(_, r)| r);
+        .zip(grouped(names.collect()))
+        .map(|((features, runners), (_, functions))| {
             let vis = crate::emit::gates::module_vis(features);
             let doc = crate::emit::doc(&[
                 "The functions of these subcommands by name, where `run` finds the chosen one."
                     .to_owned(),
             ]);
             let items = quote! {
-                #(#runners)*
+                #runners
                 support::functions! {
                     #doc
-                    #vis const FUNCTIONS: &[Run] = &[#(#functions),*];
+                    #vis const FUNCTIONS: &[Run] = &[#functions];
                 }
             };
             (features, items)

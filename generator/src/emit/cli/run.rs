@@ -56,10 +56,10 @@ pub(super) fn finishers(api: &Api, cli: &Cli) -> TokenStream {
                 let code = self.report(result, |bytes| {
                     written = support::write_bytes(bytes.as_ref(), to, media);
                 });
-                match written {
-                    Ok(()) => Ok(code),
-                    Err(e) => Ok(support::failed(&e)),
-                }
+                Ok(match written {
+                    Ok(()) => code,
+                    Err(e) => support::failed(&e),
+                })
             }
         }
     });
@@ -70,9 +70,9 @@ pub(super) fn finishers(api: &Api, cli: &Cli) -> TokenStream {
     }
 }
 
-/// `run`, which calls the chosen subcommand's operation, and `report`, which prints its
-/// answer (for a document with operations). `Call` holds only the fields some subcommand
-/// reads (an unread field is dead code): credentials and `--json` as the `Cli` says.
+/// `run`, which calls the chosen subcommand's function, and `report`, which prints its
+/// answer (for a document with operations). `Call` holds `--json` only when some subcommand
+/// prints a value (an unread field is dead code); whether credentials were found is `run`'s.
 pub(super) fn run_and_report(
     base_url: &TokenStream,
     reads_key: Option<TokenStream>,

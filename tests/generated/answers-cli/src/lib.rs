@@ -664,10 +664,12 @@ impl Call {
                     written = support::write_bytes(bytes.as_ref(), to, media);
                 },
             );
-        match written {
-            Ok(()) => Ok(code),
-            Err(e) => Ok(support::failed(&e)),
-        }
+        Ok(
+            match written {
+                Ok(()) => code,
+                Err(e) => support::failed(&e),
+            },
+        )
     }
 
     /// Prints the answer with `print` (or the error), then the requested extras; the exit
