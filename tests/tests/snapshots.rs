@@ -264,7 +264,7 @@ fn vendored_output_carries_the_runtime() {
     }
     assert!(manifest.contains("redis = [\"dep:redis\"]"), "{manifest}");
     assert!(crates.files["server/Cargo.toml"].contains(
-        "apigen-server-runtime = { version = \"0.2.4\", path = \"../../../runtime/server\" }"
+        "apigen-server-runtime = { version = \"0.3.0\", path = \"../../../runtime/server\" }"
     ));
     assert!(
         crates.files["server/Cargo.toml"].contains("redis = [\"apigen-server-runtime/redis\"]")
@@ -280,6 +280,6 @@ fn runtime_by_version_only_by_default() {
         "petstore",
         apigen::RuntimeSource::default(),
     );
-    assert!(output.files["server/Cargo.toml"].contains("\napigen-server-runtime = \"0.2.4\"\n"));
-    assert!(output.files["client/Cargo.toml"].contains("\napigen-client-runtime = \"0.3.1\"\n"));
+    assert!(output.files["server/Cargo.toml"].contains("\napigen-server-runtime = \"0.3.0\"\n"));
+    assert!(output.files["client/Cargo.toml"].contains("\napigen-client-runtime = \"0.4.0\"\n"));
 }

@@ -62,6 +62,69 @@ fn an_unlisted_tag_or_shape_is_kept_and_written_back() {
     assert_eq!(odd, NameOrId::Unknown(serde_json::json!([1])));
 }
 
+unions::json! {
+    /// An amount kept to its last digit, or a name.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum AmountOrName {
+        #[json(plain)]
+        Amount(runtime::decimal::Decimal),
+        #[json(plain)]
+        Name(String),
+    }
+}
+
+unions::json! {
+    /// A tagged union whose variant is itself a union, read variant by variant.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(tag = "kind")]
+    pub enum Nested {
+        #[json("dog", whole, own)]
+        Dog(Dog),
+        #[json("any", plain)]
+        Any(Animal),
+    }
+}
+
+/// A union tries its variants on the value's text, whichever deserializer reached it:
+/// serde_json's own (its raw text, every digit kept), a `Value`, a tagged union's stream (a
+/// union as its variant), or an object whose tag comes after other members.
+#[test]
+fn a_union_reads_its_variants_from_the_values_text_from_any_deserializer() {
+    let exact: AmountOrName = runtime::integer::from_slice(b"12.500000000000000001").unwrap();
+    let AmountOrName::Amount(amount) = exact else {
+        panic!("{exact:?}")
+    };
+    assert_eq!(amount.as_str(), "12.500000000000000001");
+    let id: NameOrId = serde_json::from_value(serde_json::json!(7)).unwrap();
+    assert_eq!(id, NameOrId::Id(7));
+    let whole: NameOrId = runtime::integer::from_slice(b"7.0").unwrap();
+    assert_eq!(whole, NameOrId::Id(7));
+
+    let late = r#"{"bark":"woof","kind":"dog"}"#;
+    let dog = Animal::Dog(Dog {
+        kind: "dog".into(),
+        bark: "woof".into(),
+    });
+    assert_eq!(serde_json::from_str::<Animal>(late).unwrap(), dog);
+    let from_value: Animal = serde_json::from_value(serde_json::from_str(late).unwrap()).unwrap();
+    assert_eq!(from_value, dog);
+    let late_twice = r#"{"bark":"woof","kind":"dog","bark":"yip"}"#;
+    let error = serde_json::from_str::<Animal>(late_twice).unwrap_err();
+    assert!(
+        error.to_string().contains("duplicate field `bark`"),
+        "{error}"
+    );
+
+    let any: Nested = serde_json::from_str(r#"{"kind":"any","moo":true}"#).unwrap();
+    let cow = serde_json::json!({"kind": "any", "moo": true});
+    assert_eq!(any, Nested::Any(Animal::Unknown(cow)));
+    let late_any: Nested = serde_json::from_str(r#"{"moo":true,"kind":"any"}"#).unwrap();
+    assert!(
+        matches!(late_any, Nested::Any(Animal::Unknown(_))),
+        "{late_any:?}"
+    );
+}
+
 #[test]
 fn a_union_of_scalars_is_written_as_text() {
     let id: NameOrId = serde_json::from_str("7").unwrap();

@@ -23,8 +23,8 @@
 //!
 //! Inside [`text_scalars`] it also reads numbers and booleans written as text (`"420"` for a
 //! `number`): a form's values are all text, and a type that buffers its input first (a
-//! `oneOf` tries its variants on a `serde_json::Value`) would otherwise meet `"420"` where
-//! its variant's field wants a number. Outside it, a string is only ever a string.
+//! `oneOf` tries its variants on the value's text) would otherwise meet `"420"` where its
+//! variant's field wants a number. Outside it, a string is only ever a string.
 //!
 //! Decision: `docs/decisions/0019-integers-written-as-whole-numbers.md`.
 
@@ -32,7 +32,6 @@ use serde::de::{
     self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess,
     VariantAccess, Visitor,
 };
-use serde_json::Value;
 use std::cell::Cell;
 use std::fmt;
 
@@ -41,15 +40,16 @@ thread_local! {
     static TEXT_SCALARS: Cell<bool> = const { Cell::new(false) };
     /// Whether [`from_checked_value`] is running on this thread.
     static FROM_DOUBLES: Cell<bool> = const { Cell::new(false) };
-    /// How many unions are trying a variant on this thread ([`variant_from_value`]).
+    /// How many unions are trying a variant on this thread ([`variant_from_text`]).
     static UNION_TRIALS: Cell<u32> = const { Cell::new(0) };
 }
 
-/// A union's variant tried on a copy of the value ([`from_value`]), marked as a trial while
-/// it runs: a union inside it does not fall back to its `Unknown` variant (the client's
-/// forward-compatible unions) but fails, so that the outer union tries its next variant and
-/// only the outermost keeps a value nothing reads as `Unknown`.
-pub fn variant_from_value<T: DeserializeOwned>(value: Value) -> serde_json::Result<T> {
+/// A union's variant read from the value's text ([`from_slice`], the one deserializer every
+/// type is compiled for), marked as a trial while it runs: a union inside it does not fall
+/// back to its `Unknown` variant (the client's forward-compatible unions) but fails, so that
+/// the outer union tries its next variant and only the outermost keeps a value nothing reads
+/// as `Unknown`.
+pub fn variant_from_text<T: DeserializeOwned>(text: &str) -> serde_json::Result<T> {
     /// Ends the trial, also when the decode panics.
     struct End;
     impl Drop for End {
@@ -59,10 +59,10 @@ pub fn variant_from_value<T: DeserializeOwned>(value: Value) -> serde_json::Resu
     }
     UNION_TRIALS.set(UNION_TRIALS.get() + 1);
     let _end = End;
-    from_value(value)
+    from_slice(text.as_bytes())
 }
 
-/// Whether a union's variant is being tried on this thread (see [`variant_from_value`]): a
+/// Whether a union's variant is being tried on this thread (see [`variant_from_text`]): a
 /// union read then keeps no value as `Unknown`.
 pub fn in_union_trial() -> bool {
     UNION_TRIALS.get() > 0
@@ -471,49 +471,24 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
         visit_byte_buf: Vec<u8>);
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
-        // Only a number's JSON spelling is a number (`007`, `+7` and `1_000` stay text: a
-        // form's `nonce` of 26 zeros is a string too long, not the integer 0).
-        if TEXT_SCALARS.get() && (is_json_number(v) || self.target == Target::Bool) {
-            match self.target {
-                Target::Integer => {
-                    if let Ok(n) = v.parse::<i64>() {
-                        return self.visitor.visit_i64(n);
-                    }
-                    if let Ok(n) = v.parse::<u64>() {
-                        return self.visitor.visit_u64(n);
-                    }
-                    if let Some(whole) = whole_text(v) {
-                        return self.visitor.visit_i64(whole as i64);
-                    }
-                }
-                Target::Float => {
-                    if let Ok(n) = v.parse::<f64>() {
-                        return self.visitor.visit_f64(n);
-                    }
-                }
-                Target::Bool => {
-                    if let Ok(b) = v.parse::<bool>() {
-                        return self.visitor.visit_bool(b);
-                    }
-                }
-                Target::Struct | Target::Other => {}
-            }
+        match spelled(v, self.target) {
+            Some(scalar) => self.scalar(scalar),
+            None => self.visitor.visit_str(v),
         }
-        self.visitor.visit_str(v)
     }
 
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
-        if TEXT_SCALARS.get() && self.target != Target::Other && self.target != Target::Struct {
-            return self.visit_str(v);
+        match spelled(v, self.target) {
+            Some(scalar) => self.scalar(scalar),
+            None => self.visitor.visit_borrowed_str(v),
         }
-        self.visitor.visit_borrowed_str(v)
     }
 
     fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
-        if TEXT_SCALARS.get() && self.target != Target::Other && self.target != Target::Struct {
-            return self.visit_str(&v);
+        match spelled(&v, self.target) {
+            Some(scalar) => self.scalar(scalar),
+            None => self.visitor.visit_string(v),
         }
-        self.visitor.visit_string(v)
     }
 
     fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
@@ -533,11 +508,9 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
         self.visitor.visit_newtype_struct(WholeNumbers(d))
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<V::Value, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
         if self.target == Target::Struct {
-            // Read to its end first, so that a malformed array is the syntax error it is.
-            while seq.next_element::<de::IgnoredAny>()?.is_some() {}
-            return Err(de::Error::invalid_type(de::Unexpected::Seq, &self));
+            return Err(refuse_array(seq, &self));
         }
         self.visitor.visit_seq(WholeNumbers(seq))
     }
@@ -548,6 +521,63 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
 
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
         self.visitor.visit_enum(WholeNumbers(data))
+    }
+}
+
+impl<V> Wrap<V> {
+    /// Hands the visitor what a string spelled ([`spelled`]).
+    fn scalar<'de, E: de::Error>(self, scalar: Scalar) -> Result<V::Value, E>
+    where
+        V: Visitor<'de>,
+    {
+        match scalar {
+            Scalar::Signed(n) => self.visitor.visit_i64(n),
+            Scalar::Unsigned(n) => self.visitor.visit_u64(n),
+            Scalar::Float(n) => self.visitor.visit_f64(n),
+            Scalar::Bool(b) => self.visitor.visit_bool(b),
+        }
+    }
+}
+
+/// A number or boolean written as text, as [`spelled`] reads it.
+enum Scalar {
+    Signed(i64),
+    Unsigned(u64),
+    Float(f64),
+    Bool(bool),
+}
+
+/// What a string read for `target` spells inside [`text_scalars`]: a number or a boolean
+/// where one is asked for; `None` outside it, or where the text is just text. Not generic, so
+/// compiled once, not once for each type's visitor.
+fn spelled(v: &str, target: Target) -> Option<Scalar> {
+    // Only a number's JSON spelling is a number (`007`, `+7` and `1_000` stay text: a form's
+    // `nonce` of 26 zeros is a string too long, not the integer 0).
+    if !TEXT_SCALARS.get() || !(is_json_number(v) || target == Target::Bool) {
+        return None;
+    }
+    match target {
+        Target::Integer => v
+            .parse::<i64>()
+            .map(Scalar::Signed)
+            .or_else(|_| v.parse::<u64>().map(Scalar::Unsigned))
+            .ok()
+            .or_else(|| whole_text(v).map(|whole| Scalar::Signed(whole as i64))),
+        Target::Float => v.parse::<f64>().ok().map(Scalar::Float),
+        Target::Bool => v.parse::<bool>().ok().map(Scalar::Bool),
+        Target::Struct | Target::Other => None,
+    }
+}
+
+/// The error for an array where a struct is asked for, after reading the array to its end,
+/// so that a malformed one is the syntax error it is.
+fn refuse_array<'de, A: SeqAccess<'de>>(mut seq: A, expected: &dyn de::Expected) -> A::Error {
+    loop {
+        match seq.next_element::<de::IgnoredAny>() {
+            Ok(Some(_)) => {}
+            Ok(None) => return de::Error::invalid_type(de::Unexpected::Seq, expected),
+            Err(e) => return e,
+        }
     }
 }
 

@@ -39,26 +39,6 @@ pub trait Object: Sized {
     fn read<'de, A: MapAccess<'de>>(map: A) -> Result<Self, A::Error>;
 }
 
-/// Whether `T` names every member of `value` (anything but an object: yes): a union tries a
-/// struct variant that would drop members only after the others.
-pub fn names_all<T: Object>(value: &serde_json::Value) -> bool {
-    match value {
-        serde_json::Value::Object(members) => members.keys().all(|k| T::index(k).is_some()),
-        _ => true,
-    }
-}
-
-/// A union's struct variant tried on a copy of `value`
-/// ([`variant_from_value`](super::integer::variant_from_value)), with whether it names every
-/// member ([`names_all`]): generated unions take one that would drop members only when no
-/// later variant names them all.
-pub fn struct_variant<T: Object + serde::de::DeserializeOwned>(
-    value: &serde_json::Value,
-) -> serde_json::Result<(T, bool)> {
-    let read = super::integer::variant_from_value::<T>(value.clone())?;
-    Ok((read, names_all::<T>(value)))
-}
-
 /// Reads an [`Object`] (the body of its `Deserialize` impl).
 pub fn deserialize<'de, T: Object, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
     deserializer.deserialize_struct(T::NAME, T::FIELDS, ObjectVisitor(PhantomData))

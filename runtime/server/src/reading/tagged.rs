@@ -1,22 +1,24 @@
-//! Reads a `oneOf` with a discriminator as its input streams past: the object's entries are
-//! read until the tag, only those before it are kept (as `serde_json::Value`s), and the
-//! variant the tag names reads the kept entries, the tag and the rest of the object straight
-//! from the input. Reading the whole object into a `Value` tree first and decoding it a second
-//! time costs a third more instructions than serde's own tagged enums on OpenAI's responses;
-//! the tag usually comes first, so usually nothing is kept.
+//! Reads a `oneOf` with a discriminator as its input streams past: when the tag is the
+//! object's first entry (as it usually is), the variant the tag names reads the tag and the
+//! rest of the object straight from the input. Reading the whole object into a `Value` tree
+//! first and decoding it a second time costs a third more instructions than serde's own tagged
+//! enums on OpenAI's responses. When entries come before the tag, they are kept as their text
+//! ([`Json`]) and the variant reads the whole object's text, with the one deserializer every
+//! type is compiled for (a `Value` here compiled every variant's fields a second time).
 //!
 //! Everything that is not an object with a tag of the expected kind (no tag, a tag that is
-//! not a string or, for integer tags, not an integer; an array or a scalar) is read into a
-//! `Value` and handed to the union's untagged reading, which tries its variants in order. A tag
+//! not a string or, for integer tags, not an integer; an array or a scalar) is kept as its
+//! text and handed to the union's untagged reading, which tries its variants in order. A tag
 //! the document does not list is refused, naming the tags it does list, unless the union keeps
 //! such values ([`Tagged::unknown`]: the client's, forward compatible).
 //!
 //! Decision: `docs/decisions/0007-struct-decoding-in-the-runtime.md`.
 
 use super::integer::{self, WholeNumbers};
+use super::unions::Json;
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, Visitor};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -56,8 +58,12 @@ pub trait Tagged: Sized {
         body: D,
     ) -> Result<Result<Self, D::Error>, D>;
 
-    /// The value read without a tag: its variants tried in order.
-    fn untagged(value: Value) -> Result<Self, String>;
+    /// The value read without a tag (its text): its variants tried in order.
+    ///
+    /// Generic over the error, so that it is compiled only for a union some decode reaches
+    /// (the variants' readers with it): a method that is not generic is compiled for every
+    /// union a crate declares, whether anything reads it or not.
+    fn untagged<E: de::Error>(input: Json) -> Result<Self, E>;
 
     /// A value whose tag the document does not list, kept whole (the client's `Unknown`
     /// variant, which writes it back unchanged); `None`, the default, refuses it (the
@@ -94,16 +100,26 @@ pub fn deserialize<'de, T: Tagged, D: Deserializer<'de>>(deserializer: D) -> Res
     deserializer.deserialize_any(TaggedVisitor(PhantomData))
 }
 
-/// Reads a [`Tagged`] union from a value read whole.
+/// Reads a [`Tagged`] union from a value read whole (a form's), through its text.
 fn from_value<T: Tagged>(value: Value) -> Result<T, String> {
     let tag = value.get(T::PROPERTY).cloned().unwrap_or(Value::Null);
-    let Some(tag) = tag_of::<T>(&tag) else {
-        return T::untagged(value);
-    };
-    match T::variant(tag, WholeNumbers(value)) {
-        Ok(read) => read.map_err(|e| e.to_string()),
-        Err(body) => keep_unknown::<T, _>(body, || unknown::<T>(tag)).map_err(|e| e.to_string()),
+    let input = Json::from(value);
+    match tag_of::<T>(&tag) {
+        Some(tag) => variant_from_text(tag, &input),
+        None => T::untagged::<de::value::Error>(input).map_err(|e| e.to_string()),
     }
+}
+
+/// The variant `tag` names, read from the whole object's text by the deserializer every type
+/// is compiled for ([`integer::from_slice`]'s).
+fn variant_from_text<T: Tagged>(tag: Tag<'_>, input: &Json) -> Result<T, String> {
+    let mut de = serde_json::Deserializer::from_slice(input.as_str().as_bytes());
+    let read = match T::variant(tag, WholeNumbers(&mut de)) {
+        Ok(read) => read,
+        Err(body) => keep_unknown::<T, _>(body, || unknown::<T>(tag)),
+    };
+    read.and_then(|read| de.end().map(|()| read))
+        .map_err(|e| e.to_string())
 }
 
 /// The tag a property's value is, when it is of the union's kind.
@@ -125,12 +141,12 @@ fn unknown<T: Tagged>(tag: Tag<'_>) -> String {
     )
 }
 
-/// Reads the object entry by entry; anything else as a `Value` for the untagged reading.
+/// Reads the object entry by entry; anything else as its text for the untagged reading.
 struct TaggedVisitor<T>(PhantomData<T>);
 
 impl<T: Tagged> TaggedVisitor<T> {
     fn untagged<E: de::Error>(value: Value) -> Result<T, E> {
-        T::untagged(value).map_err(E::custom)
+        T::untagged(Json::from(value))
     }
 }
 
@@ -186,7 +202,7 @@ impl<'de, T: Tagged> Visitor<'de> for TaggedVisitor<T> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
-        let mut kept: Vec<(String, Value)> = Vec::new();
+        let mut kept: Vec<(String, Json)> = Vec::new();
         while let Some(key) = map.next_key_seed(KeySeed)? {
             if key.as_str() != T::PROPERTY {
                 kept.push((key.into_owned(), map.next_value()?));
@@ -195,11 +211,15 @@ impl<'de, T: Tagged> Visitor<'de> for TaggedVisitor<T> {
             let value: Value = map.next_value()?;
             let Some(tag) = tag_of::<T>(&value) else {
                 // A tag of the wrong kind: the whole object, read in order.
-                kept.push((key.into_owned(), value));
-                return Self::untagged(rest_of(kept, map)?);
+                kept.push((key.into_owned(), Json::from(value.clone())));
+                return T::untagged(rest_of(kept, map)?);
             };
+            if !kept.is_empty() {
+                kept.push((key.into_owned(), Json::from(value.clone())));
+                let input = rest_of(kept, map)?;
+                return variant_from_text(tag, &input).map_err(de::Error::custom);
+            }
             let body = Body {
-                kept: kept.into_iter(),
                 property: T::PROPERTY,
                 tag: Some(tag),
                 pending: None,
@@ -210,20 +230,32 @@ impl<'de, T: Tagged> Visitor<'de> for TaggedVisitor<T> {
                 Err(body) => keep_unknown::<T, _>(body, || unknown::<T>(tag)),
             };
         }
-        Self::untagged(rest_of(kept, map)?)
+        T::untagged(rest_of(kept, map)?)
     }
 }
 
-/// The kept entries and the rest of the map, as one object.
+/// The kept entries and the rest of the map, as one object's text, in the input's order.
 fn rest_of<'de, A: MapAccess<'de>>(
-    kept: Vec<(String, Value)>,
+    kept: Vec<(String, Json)>,
     mut map: A,
-) -> Result<Value, A::Error> {
-    let mut object: Map<String, Value> = kept.into_iter().collect();
-    while let Some((key, value)) = map.next_entry::<String, Value>()? {
-        object.insert(key, value);
+) -> Result<Json, A::Error> {
+    let mut text = String::from("{");
+    let mut entry = |key: &str, value: &Json| {
+        if text.len() > 1 {
+            text.push(',');
+        }
+        text.push_str(&Value::from(key).to_string());
+        text.push(':');
+        text.push_str(value.as_str());
+    };
+    for (key, value) in &kept {
+        entry(key, value);
     }
-    Ok(Value::Object(object))
+    while let Some((key, value)) = map.next_entry::<String, Json>()? {
+        entry(&key, &value);
+    }
+    text.push('}');
+    Ok(Json::from_text(text))
 }
 
 /// An object key, borrowed from the input where it can be.
@@ -278,20 +310,13 @@ impl<'de> Visitor<'de> for KeySeed {
     }
 }
 
-/// The object as the variant reads it: the entries kept before the tag, the tag, then the
-/// rest of the input's map.
+/// The object as the variant reads it: the tag, then the rest of the input's map.
 struct Body<'t, A> {
-    kept: std::vec::IntoIter<(String, Value)>,
     property: &'static str,
     tag: Option<Tag<'t>>,
-    /// The value of the kept entry whose key was just handed out.
-    pending: Option<Pending<'t>>,
+    /// The tag, once its key was handed out.
+    pending: Option<Tag<'t>>,
     map: A,
-}
-
-enum Pending<'t> {
-    Kept(Value),
-    Tag(Tag<'t>),
 }
 
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for Body<'_, A> {
@@ -301,12 +326,8 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Body<'_, A> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
-        if let Some((key, value)) = self.kept.next() {
-            self.pending = Some(Pending::Kept(value));
-            return seed.deserialize(key.into_deserializer()).map(Some);
-        }
         if let Some(tag) = self.tag.take() {
-            self.pending = Some(Pending::Tag(tag));
+            self.pending = Some(tag);
             return seed
                 .deserialize(self.property.into_deserializer())
                 .map(Some);
@@ -316,10 +337,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Body<'_, A> {
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
         match self.pending.take() {
-            Some(Pending::Kept(value)) => seed
-                .deserialize(WholeNumbers(value))
-                .map_err(de::Error::custom),
-            Some(Pending::Tag(tag)) => seed.deserialize(TagValue(tag, PhantomData)),
+            Some(tag) => seed.deserialize(TagValue(tag, PhantomData)),
             None => self.map.next_value_seed(seed),
         }
     }

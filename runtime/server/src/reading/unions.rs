@@ -5,19 +5,19 @@
 //! Decision: `docs/decisions/0012-enums-and-unions-declared.md`.
 
 use super::integer;
-use super::object::{self, Object};
-use serde::de::DeserializeOwned;
-use serde_json::Value;
-use std::fmt::Display;
+use super::object::Object;
+use serde::de::{self, DeserializeOwned, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+use std::fmt::{self, Display};
 
-/// The variants of a union tried in order on one input (a JSON value, or a parameter's
-/// text), the first that reads it winning.
+/// The variants of a union tried in order on one input (a JSON value's text, [`Json`], or a
+/// parameter's text), the first that reads it winning.
 ///
 /// With checks (a server's union whose variants hold constraints), the first whose checks the
 /// value also passes wins, else the first that read it (whose checks then refuse it): variants
 /// told apart by constraints alone (nexus's `IpNet`, an IPv4 or an IPv6 net, both strings, by
 /// `pattern`) are read as the one the value fits. A struct variant that would drop members of
-/// the value ([`object::names_all`]) is taken only when no later variant names them all
+/// the value ([`Json::names_all`]) is taken only when no later variant names them all
 /// (discord's channel update: the first variant read `{"name", "icon"}` and dropped `icon`).
 pub struct Trial<I, U> {
     input: I,
@@ -48,10 +48,16 @@ impl<I, U> Trial<I, U> {
     /// Tries one variant (skipped once a variant won): `read` gives its value and whether it
     /// names every member of the input.
     pub fn read<E: Display>(&mut self, label: &str, read: impl FnOnce(&I) -> Result<(U, bool), E>) {
-        if self.found.is_some() {
-            return;
+        if self.found.is_none() {
+            let read = read(&self.input).map_err(|e| e.to_string());
+            self.settle(label, read);
         }
-        match read(&self.input) {
+    }
+
+    /// Keeps what one variant read, or why it refused: the part of [`read`](Self::read) that
+    /// is the same for every variant, so it is compiled once a union, not once a variant.
+    fn settle(&mut self, label: &str, read: Result<(U, bool), String>) {
+        match read {
             Ok((value, whole)) => {
                 let passes = self.checks.is_none_or(|checks| checks(&value));
                 if passes && whole {
@@ -92,21 +98,170 @@ impl<I, U> Trial<I, U> {
     }
 }
 
-impl<U> Trial<Value, U> {
-    /// Tries a variant read from a copy of the value
-    /// ([`variant_from_value`](integer::variant_from_value)).
+impl<U> Trial<Json, U> {
+    /// Tries a variant read from the value's text
+    /// ([`variant_from_text`](integer::variant_from_text)).
     pub fn plain<T: DeserializeOwned>(&mut self, label: &str, wrap: impl FnOnce(T) -> U) {
-        self.read(label, |value| {
-            integer::variant_from_value::<T>(value.clone()).map(|read| (wrap(read), true))
-        });
+        if self.found.is_none() {
+            let read = integer::variant_from_text::<T>(&self.input.0);
+            self.settle(
+                label,
+                read.map(|read| (wrap(read), true))
+                    .map_err(|e| e.to_string()),
+            );
+        }
     }
 
     /// Tries a struct variant, with whether it names every member of the value
-    /// ([`struct_variant`](object::struct_variant)).
+    /// ([`Json::names_all`]).
     pub fn whole<T: Object + DeserializeOwned>(&mut self, label: &str, wrap: impl FnOnce(T) -> U) {
-        self.read(label, |value| {
-            object::struct_variant::<T>(value).map(|(read, all)| (wrap(read), all))
-        });
+        if self.found.is_none() {
+            let read = integer::variant_from_text::<T>(&self.input.0);
+            let read = read.map(|read| (wrap(read), self.input.names_all(T::index)));
+            self.settle(label, read.map_err(|e| e.to_string()));
+        }
+    }
+}
+
+/// A union's input as JSON text, which each variant is read from by the deserializer every
+/// type already has ([`integer::from_slice`]'s).
+///
+/// Trying the variants on a parsed `serde_json::Value` compiled every type a union can hold
+/// twice, once for the input and once for the `Value` (a seventh of the OpenAI client's debug
+/// build, measured with `cargo llvm-lines`). The text is the input's own bytes where the
+/// deserializer is serde_json's (its raw-value path: a number keeps every digit), else the
+/// value read and written again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Json(String);
+
+/// The name serde_json gives the newtype through which it hands out a value's raw text
+/// (`serde_json::value::RawValue`'s own `Deserialize` asks for it). A deserializer that does
+/// not know it hands out the value, which is read and written again: slower, as right.
+const RAW_VALUE: &str = "$serde_json::private::RawValue";
+
+impl Json {
+    /// Text known to be one JSON value (the entries of an object, each read whole, joined).
+    pub(crate) fn from_text(text: String) -> Json {
+        Json(text)
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The value the text spells (the client's `Unknown` keeps it); the text is always one
+    /// JSON value, so the fallback, the text as a string, is never taken.
+    pub fn into_value(self) -> Value {
+        serde_json::from_str(&self.0).unwrap_or(Value::String(self.0))
+    }
+
+    /// Whether `index` (a struct's [`Object::index`]) knows every member of the value;
+    /// anything but an object: yes. A union tries a struct variant that would drop members
+    /// only after the others.
+    pub fn names_all(&self, index: fn(&str) -> Option<usize>) -> bool {
+        /// Reads an object's keys, skipping its values (all of them: serde_json refuses an
+        /// object left unfinished).
+        struct Names(fn(&str) -> Option<usize>);
+        impl<'de> Visitor<'de> for Names {
+            type Value = bool;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+                let mut all = true;
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    all &= (self.0)(&key).is_some();
+                    map.next_value::<IgnoredAny>()?;
+                }
+                Ok(all)
+            }
+        }
+        let mut de = serde_json::Deserializer::from_str(&self.0);
+        // Anything but an object (which `Names` refuses): nothing to drop.
+        de::Deserializer::deserialize_any(&mut de, Names(index)).unwrap_or(true)
+    }
+}
+
+impl From<Value> for Json {
+    fn from(value: Value) -> Json {
+        Json(value.to_string())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Json {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Json, D::Error> {
+        deserializer.deserialize_newtype_struct(RAW_VALUE, JsonVisitor)
+    }
+}
+
+/// Takes the raw text serde_json hands out, or any value to write again.
+struct JsonVisitor;
+
+impl<'de> Visitor<'de> for JsonVisitor {
+    type Value = Json;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Json, E> {
+        Ok(Json::from(Value::Bool(v)))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Json, E> {
+        Ok(Json::from(Value::from(v)))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Json, E> {
+        Ok(Json::from(Value::from(v)))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Json, E> {
+        Ok(Json::from(Value::from(v)))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Json, E> {
+        Ok(Json::from(Value::from(v)))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Json, E> {
+        Ok(Json("null".to_owned()))
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Json, E> {
+        self.visit_unit()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Json, D::Error> {
+        serde::Deserialize::deserialize(d)
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Json, D::Error> {
+        <Value as serde::Deserialize>::deserialize(d).map(Json::from)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element::<Value>()? {
+            items.push(item);
+        }
+        Ok(Json::from(Value::Array(items)))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
+        let Some(first) = map.next_key::<String>()? else {
+            return Ok(Json("{}".to_owned()));
+        };
+        if first == RAW_VALUE {
+            return map.next_value::<String>().map(Json);
+        }
+        let mut object = Map::new();
+        object.insert(first, map.next_value()?);
+        while let Some((key, value)) = map.next_entry::<String, Value>()? {
+            object.insert(key, value);
+        }
+        Ok(Json::from(Value::Object(object)))
     }
 }
 
@@ -233,8 +388,11 @@ macro_rules! __apigen_json_union {
             $crate::__apigen_json_union!(@variant [tag = $property $($opt)*]
                 [$([$variant, $ty, $($tag),*])*]);
 
-            fn untagged(value: serde_json::Value) -> Result<Self, String> {
-                $crate::__apigen_json_union!(@trial $name, value, [tag = $property $($opt)*] [$([$variant, $mode])*] [$($unknown)?])
+            fn untagged<E: serde::de::Error>(
+                input: crate::runtime::codegen::unions::Json,
+            ) -> Result<Self, E> {
+                $crate::__apigen_json_union!(@trial $name, input, [tag = $property $($opt)*] [$([$variant, $mode])*] [$($unknown)?])
+                    .map_err(E::custom)
             }
 
             $(
@@ -254,8 +412,10 @@ macro_rules! __apigen_json_union {
         [$([$variant:ident, $ty:ty, $mode:ident, $($tag:literal),*])*] [$($unknown:ident)?]) => {
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
-                $crate::__apigen_json_union!(@trial $name, value, [$($opt)*] [$([$variant, $mode])*] [$($unknown)?])
+                let input = <crate::runtime::codegen::unions::Json as serde::Deserialize>::deserialize(
+                    deserializer,
+                )?;
+                $crate::__apigen_json_union!(@trial $name, input, [$($opt)*] [$([$variant, $mode])*] [$($unknown)?])
                     .map_err(serde::de::Error::custom)
             }
         }
@@ -293,7 +453,7 @@ macro_rules! __apigen_json_union {
         }
     };
 
-    // The variants tried in order on a value read whole.
+    // The variants tried in order on the value's text.
     (@trial $name:ident, $value:ident, [$($opt:tt)*] [$([$variant:ident, $mode:ident])*] [$($unknown:ident)?]) => {{
         let mut trial = crate::runtime::codegen::unions::Trial::new(
             $value,
@@ -315,7 +475,7 @@ macro_rules! __apigen_json_union {
         $trial.end(stringify!($name))
     };
     (@end $trial:ident, $name:ident, $unknown:ident) => {
-        $trial.end_or_keep(stringify!($name), Self::$unknown)
+        $trial.end_or_keep(stringify!($name), |input| Self::$unknown(input.into_value()))
     };
 
     // Whether tags are integers.
