@@ -21,7 +21,6 @@ use openapiv3::{APIKeyLocation, OpenAPI};
 use schema::{
     Schemas, box_cycles, doc_lines, mark_scalar_one_ofs, mark_validated, nominal_alias_cycles,
     refuse_in_place_cycles, resolve_check_types, share_equal_enums, union_variant_facts,
-    warn_decimals_in_unions,
 };
 
 /// Lowers a parsed document with the default options; problems go to `sink`.
@@ -60,7 +59,6 @@ pub fn lower_with(doc: &OpenAPI, options: &crate::options::Options, sink: &mut S
     mark_validated(&mut types);
     mark_scalar_one_ofs(&mut types);
     union_variant_facts(&mut types);
-    warn_decimals_in_unions(&types, sink);
     refuse_in_place_cycles(&types, sink);
     mock::plan(&mut operations, &types);
     let (error_bodies, errors) = errors::plan(&mut operations, &types);

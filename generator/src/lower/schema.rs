@@ -27,7 +27,7 @@ use objects::{ANY_VALUE, items_closed, pattern_properties, prefix_items, propert
 use passes::scalar_types;
 pub use passes::{
     box_cycles, mark_scalar_one_ofs, mark_validated, nominal_alias_cycles, refuse_in_place_cycles,
-    resolve_check_types, share_equal_enums, union_variant_facts, warn_decimals_in_unions,
+    resolve_check_types, share_equal_enums, union_variant_facts,
 };
 use shapes::{
     is_bare_object, is_empty_schema, is_memberless, is_scalar_all_of, is_string_enum, is_union,

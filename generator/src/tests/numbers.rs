@@ -42,14 +42,14 @@ fn decimal_formats_keep_every_digit() {
     assert_eq!(text.constraints.checked_format.as_deref(), Some("decimal"));
 }
 
+/// A union reads its variants from the value's text, so a decimal inside one keeps every
+/// digit (apigen-client-runtime 0.4): nothing to warn of.
 #[test]
-fn a_decimal_inside_a_union_is_warned_of() {
+fn a_decimal_inside_a_union_is_not_warned_of() {
     let (_, sink) = lower_text(DOC);
-    let warned: Vec<&str> = sink
-        .items
-        .iter()
-        .filter(|d| d.message.contains("inside a union"))
-        .map(|d| d.pointer.as_str())
-        .collect();
-    assert_eq!(warned, ["/components/schemas/AmountOrCode"]);
+    assert!(
+        !sink.items.iter().any(|d| d.message.contains("union")),
+        "{:?}",
+        sink.items
+    );
 }

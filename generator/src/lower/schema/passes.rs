@@ -427,10 +427,6 @@ pub fn share_equal_enums(types: &mut [TypeDef]) {
     }
 }
 
-/// Warns of each union (`oneOf`/`anyOf`) whose variants hold a number that keeps every digit
-/// (`format: decimal`, the integers wider than 64 bits): a union tries its variants on a
-/// `serde_json::Value`, whose numbers are doubles, so such a number keeps 17 significant
-/// digits there (book/src/reference/type-mapping.md); everywhere else it keeps them all.
 /// Refuses a type that can only be read by reading itself again: a union (or an alias) that
 /// leads back to itself through variants and aliases alone, no member or item between
 /// (`Node: {anyOf: [{$ref: Node}, {type: integer}]}`). Reading a value none of its other
@@ -480,60 +476,6 @@ fn in_place_targets(t: &TypeDef) -> Vec<&str> {
         TypeKind::OneOf(o) => o.variants.iter().filter_map(|v| named(&v.ty)).collect(),
         TypeKind::Alias(ty, _) => named(ty).into_iter().collect(),
         _ => Vec::new(),
-    }
-}
-
-pub fn warn_decimals_in_unions(types: &[TypeDef], sink: &mut Sink) {
-    let index: BTreeMap<&str, &TypeDef> = types.iter().map(|t| (t.name.as_str(), t)).collect();
-    for t in types {
-        let TypeKind::OneOf(o) = &t.kind else {
-            continue;
-        };
-        let mut seen = BTreeSet::new();
-        if o.variants
-            .iter()
-            .any(|v| holds_decimal(&v.ty, &index, &mut seen))
-        {
-            sink.warn(
-                t.origin.clone(),
-                "a `format: decimal` (or wider than 64-bit integer) number inside a union is read \
-                 as a double while the union tries its variants: it keeps 17 significant digits \
-                 there, every digit elsewhere",
-            );
-        }
-    }
-}
-
-fn holds_decimal<'a>(
-    ty: &'a TypeRef,
-    index: &BTreeMap<&str, &'a TypeDef>,
-    seen: &mut BTreeSet<&'a str>,
-) -> bool {
-    match ty {
-        TypeRef::Decimal | TypeRef::BigInt => true,
-        TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Nullable(inner) => {
-            holds_decimal(inner, index, seen)
-        }
-        TypeRef::Tuple(items) => items.iter().any(|i| holds_decimal(i, index, seen)),
-        TypeRef::Named(n) => {
-            if !seen.insert(n.as_str()) {
-                return false;
-            }
-            match index.get(n.as_str()).map(|t| &t.kind) {
-                Some(TypeKind::Struct(s)) => {
-                    s.fields.iter().any(|f| holds_decimal(&f.ty, index, seen))
-                        || s.additional
-                            .as_ref()
-                            .is_some_and(|a| holds_decimal(a, index, seen))
-                }
-                Some(TypeKind::OneOf(o)) => {
-                    o.variants.iter().any(|v| holds_decimal(&v.ty, index, seen))
-                }
-                Some(TypeKind::Alias(inner, _)) => holds_decimal(inner, index, seen),
-                _ => false,
-            }
-        }
-        _ => false,
     }
 }
 

@@ -236,26 +236,13 @@ impl<'de, T: Tagged> Visitor<'de> for TaggedVisitor<T> {
 
 /// The kept entries and the rest of the map, as one object's text, in the input's order.
 fn rest_of<'de, A: MapAccess<'de>>(
-    kept: Vec<(String, Json)>,
+    mut kept: Vec<(String, Json)>,
     mut map: A,
 ) -> Result<Json, A::Error> {
-    let mut text = String::from("{");
-    let mut entry = |key: &str, value: &Json| {
-        if text.len() > 1 {
-            text.push(',');
-        }
-        text.push_str(&Value::from(key).to_string());
-        text.push(':');
-        text.push_str(value.as_str());
-    };
-    for (key, value) in &kept {
-        entry(key, value);
+    while let Some(entry) = map.next_entry::<String, Json>()? {
+        kept.push(entry);
     }
-    while let Some((key, value)) = map.next_entry::<String, Json>()? {
-        entry(&key, &value);
-    }
-    text.push('}');
-    Ok(Json::from_text(text))
+    Ok(Json::object(kept))
 }
 
 /// An object key, borrowed from the input where it can be.

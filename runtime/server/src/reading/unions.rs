@@ -7,7 +7,7 @@
 use super::integer;
 use super::object::Object;
 use serde::de::{self, DeserializeOwned, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::fmt::{self, Display};
 
 /// The variants of a union tried in order on one input (a JSON value's text, [`Json`], or a
@@ -140,8 +140,19 @@ pub struct Json(String);
 const RAW_VALUE: &str = "$serde_json::private::RawValue";
 
 impl Json {
-    /// Text known to be one JSON value (the entries of an object, each read whole, joined).
-    pub(crate) fn from_text(text: String) -> Json {
+    /// An object of these entries, in this order (a key twice stays twice, for the struct
+    /// reading it to refuse).
+    pub(crate) fn object(entries: impl IntoIterator<Item = (String, Json)>) -> Json {
+        let mut text = String::from("{");
+        for (key, value) in entries {
+            if text.len() > 1 {
+                text.push(',');
+            }
+            text.push_str(&Value::from(key).to_string());
+            text.push(':');
+            text.push_str(&value.0);
+        }
+        text.push('}');
         Json(text)
     }
 
@@ -241,27 +252,69 @@ impl<'de> Visitor<'de> for JsonVisitor {
         <Value as serde::Deserialize>::deserialize(d).map(Json::from)
     }
 
+    // An array's or object's members are read as `Json` each, so that those the deserializer
+    // has as text (a tagged union's stream hands its variant the input's own map) keep it.
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
-        let mut items = Vec::new();
-        while let Some(item) = seq.next_element::<Value>()? {
-            items.push(item);
+        let mut text = String::from("[");
+        while let Some(item) = seq.next_element::<Json>()? {
+            if text.len() > 1 {
+                text.push(',');
+            }
+            text.push_str(&item.0);
         }
-        Ok(Json::from(Value::Array(items)))
+        text.push(']');
+        Ok(Json(text))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
-        let Some(first) = map.next_key::<String>()? else {
-            return Ok(Json("{}".to_owned()));
+        let first = match map.next_key::<FirstKey>()? {
+            None => return Ok(Json("{}".to_owned())),
+            Some(FirstKey::Raw) => return map.next_value::<String>().map(Json),
+            Some(FirstKey::Member(key)) => key,
         };
-        if first == RAW_VALUE {
-            return map.next_value::<String>().map(Json);
+        let mut entries = vec![(first, map.next_value::<Json>()?)];
+        while let Some(entry) = map.next_entry::<String, Json>()? {
+            entries.push(entry);
         }
-        let mut object = Map::new();
-        object.insert(first, map.next_value()?);
-        while let Some((key, value)) = map.next_entry::<String, Value>()? {
-            object.insert(key, value);
-        }
-        Ok(Json::from(Value::Object(object)))
+        Ok(Json::object(entries))
+    }
+}
+
+/// A map's first key: serde_json's raw-value name (told without copying it), or a member's.
+enum FirstKey {
+    Raw,
+    Member(String),
+}
+
+impl<'de> serde::Deserialize<'de> for FirstKey {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<FirstKey, D::Error> {
+        deserializer.deserialize_str(FirstKeyVisitor)
+    }
+}
+
+struct FirstKeyVisitor;
+
+impl<'de> Visitor<'de> for FirstKeyVisitor {
+    type Value = FirstKey;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a property name")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<FirstKey, E> {
+        Ok(if v == RAW_VALUE {
+            FirstKey::Raw
+        } else {
+            FirstKey::Member(v.to_owned())
+        })
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<FirstKey, E> {
+        Ok(if v == RAW_VALUE {
+            FirstKey::Raw
+        } else {
+            FirstKey::Member(v)
+        })
     }
 }
 
