@@ -22,14 +22,12 @@ enums::string! {
     #[non_exhaustive]
     pub enum PetStatus {
         /// `available`
-        #[json("available")]
-        Available,
+        Available = "available",
         /// `pending`
-        #[json("pending")]
-        Pending,
+        Pending = "pending",
         /// `sold`
-        #[json("sold")]
-        Sold,
+        Sold = "sold",
+        #[unknown]
         Unknown(String),
     }
 }

@@ -284,8 +284,8 @@ mod tests {
         for (path, added) in [
             ("server/src/types.rs", "pub nickname: Option<String>"),
             ("client/src/types.rs", "with_nickname: text"),
-            ("server/src/types.rs", "Adopted,"),
-            ("client/src/types.rs", "Adopted,"),
+            ("server/src/types.rs", "Adopted = \"adopted\","),
+            ("client/src/types.rs", "Adopted = \"adopted\","),
             ("server/src/api.rs", "pub tag: Option<String>"),
             ("client/src/client.rs", "#[param(\"tag\", with_tag, query)]"),
             ("server/src/api.rs", "ServiceUnavailable(types::Error)"),

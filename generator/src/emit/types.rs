@@ -133,7 +133,13 @@ fn type_def(t: &TypeDef, side: Side, validated: &BTreeSet<String>) -> TokenStrea
             // the server's refuse what the document does not list, and are `Copy`.
             let (unknown, derive_copy) = match side {
                 Side::Server => (quote!(), quote!(Copy,)),
-                Side::Client => (quote!(Unknown(String),), quote!()),
+                Side::Client => (
+                    quote!(
+                        #[unknown]
+                        Unknown(String),
+                    ),
+                    quote!(),
+                ),
             };
             // `non_exhaustive`: a value the document adds later is not a breaking change for
             // code that matches on the enum (it already needs a `_` arm). No `Hash`, `Ord`:
@@ -147,7 +153,7 @@ fn type_def(t: &TypeDef, side: Side, validated: &BTreeSet<String>) -> TokenStrea
                     #[derive(Debug, Clone, #derive_copy PartialEq, Eq)]
                     #[non_exhaustive]
                     pub enum #name {
-                        #( #[doc = #variant_docs] #[json(#wires)] #rusts, )*
+                        #( #[doc = #variant_docs] #rusts = #wires, )*
                         #unknown
                     }
                 }

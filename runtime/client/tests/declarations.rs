@@ -125,6 +125,47 @@ fn a_union_reads_its_variants_from_the_values_text_from_any_deserializer() {
     );
 }
 
+runtime::enums::string! {
+    /// Declared as generated now: each value in a variant's discriminant place.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub enum Status {
+        /// `available`
+        Available = "available",
+        /// The empty string.
+        Empty = "",
+        #[unknown]
+        Unknown(String),
+    }
+}
+
+runtime::enums::string! {
+    /// Declared as a crate generated for an older runtime declared it.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub enum OldStatus {
+        /// `available`
+        #[json("available")]
+        Available,
+        Unknown(String),
+    }
+}
+
+#[test]
+fn a_string_enum_reads_and_writes_its_values_in_either_form() {
+    let read: Status = serde_json::from_str(r#""available""#).unwrap();
+    assert_eq!(read, Status::Available);
+    assert_eq!(
+        serde_json::from_str::<Status>(r#""""#).unwrap(),
+        Status::Empty
+    );
+    let new: Status = serde_json::from_str(r#""pending""#).unwrap();
+    assert_eq!(new, Status::Unknown("pending".into()));
+    assert_eq!(serde_json::to_string(&new).unwrap(), r#""pending""#);
+    assert_eq!(Status::Available.as_str(), "available");
+    let old: OldStatus = serde_json::from_str(r#""available""#).unwrap();
+    assert_eq!(old, OldStatus::Available);
+    assert_eq!(old.to_param(), "available");
+}
+
 #[test]
 fn a_union_of_scalars_is_written_as_text() {
     let id: NameOrId = serde_json::from_str("7").unwrap();

@@ -1,5 +1,5 @@
 //! String enumerations declared by generated code and expanded here: the enum as written,
-//! each variant under `#[json("value")]`, and the impls every such enum has (`as_str`,
+//! each variant with its value (`Available = "available"`), and the impls every such enum has (`as_str`,
 //! `FromStr`, `Display`, `Serialize`, `Deserialize`, and a parameter's reading or writing)
 //! printed once by [`string!`] rather than per enum.
 //!
@@ -13,9 +13,10 @@ pub fn not_one_of(values: &[&str], got: &str) -> String {
 }
 
 /// Declares a string enumeration: the enum as written (its docs, derives and variants), each
-/// variant under `#[json("value")]`, its value on the wire.
+/// variant with its value on the wire in the place of a discriminant (`Available =
+/// "available",`: one line a value, as a person lists them).
 ///
-/// With `Unknown(String),` last (the client's), the enum is open: a value it does not list
+/// With `#[unknown] Unknown(String),` last (the client's), the enum is open: a value it does not list
 /// reads as `Unknown` and is written back as it came (a newer server may add values), and it
 /// is written as a parameter (`ToParam`). Without it (the server's), a value it does not list
 /// is refused (`expected one of …`), and it is read as a parameter (`FromParam`) and has the
@@ -28,11 +29,10 @@ pub fn not_one_of(values: &[&str], got: &str) -> String {
 ///     #[non_exhaustive]
 ///     pub enum PetStatus {
 ///         /// `available`
-///         #[json("available")]
-///         Available,
+///         Available = "available",
 ///         /// `sold`
-///         #[json("sold")]
-///         Sold,
+///         Sold = "sold",
+///         #[unknown]
 ///         Unknown(String),
 ///     }
 /// }
@@ -51,9 +51,9 @@ macro_rules! __apigen_string_enum {
         $vis:vis enum $name:ident {
             $(
                 $(#[doc = $doc:literal])*
-                #[json($wire:literal)]
-                $variant:ident,
+                $variant:ident = $wire:literal,
             )*
+            #[unknown]
             Unknown(String),
         }
     ) => {
@@ -102,8 +102,7 @@ macro_rules! __apigen_string_enum {
         $vis:vis enum $name:ident {
             $(
                 $(#[doc = $doc:literal])*
-                #[json($wire:literal)]
-                $variant:ident,
+                $variant:ident = $wire:literal,
             )*
         }
     ) => {
@@ -143,6 +142,45 @@ macro_rules! __apigen_string_enum {
         }
 
         $crate::__apigen_string_enum!(@common $name crate::runtime::codegen::body::from_str_value);
+    };
+    // Crates generated for runtimes before 0.4 (client) and 0.3 (server) put each value in an
+    // attribute above its variant (`#[json("available")]` and `Available,`): the same enum.
+    (
+        $(#[$attr:meta])*
+        $vis:vis enum $name:ident {
+            $(
+                $(#[doc = $doc:literal])*
+                #[json($wire:literal)]
+                $variant:ident,
+            )*
+            Unknown(String),
+        }
+    ) => {
+        $crate::__apigen_string_enum! {
+            $(#[$attr])*
+            $vis enum $name {
+                $($(#[doc = $doc])* $variant = $wire,)*
+                #[unknown]
+                Unknown(String),
+            }
+        }
+    };
+    (
+        $(#[$attr:meta])*
+        $vis:vis enum $name:ident {
+            $(
+                $(#[doc = $doc:literal])*
+                #[json($wire:literal)]
+                $variant:ident,
+            )*
+        }
+    ) => {
+        $crate::__apigen_string_enum! {
+            $(#[$attr])*
+            $vis enum $name {
+                $($(#[doc = $doc])* $variant = $wire,)*
+            }
+        }
     };
     (@common $name:ident $($from_str_value:ident)::+) => {
         impl std::fmt::Display for $name {

@@ -171,11 +171,10 @@ enums::string! {
     #[non_exhaustive]
     pub enum Default2 {
         /// `on`
-        #[json("on")]
-        On,
+        On = "on",
         /// `off`
-        #[json("off")]
-        Off,
+        Off = "off",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -399,32 +398,24 @@ enums::string! {
     #[non_exhaustive]
     pub enum Kind {
         /// `Ok`
-        #[json("Ok")]
-        Ok,
+        Ok = "Ok",
         /// `Err`
-        #[json("Err")]
-        Err,
+        Err = "Err",
         /// `Some`
-        #[json("Some")]
-        Some,
+        Some = "Some",
         /// `None`
-        #[json("None")]
-        None,
+        None = "None",
         /// `Unknown`
-        #[json("Unknown")]
-        Unknown2,
+        Unknown2 = "Unknown",
         /// `Self`
-        #[json("Self")]
-        Self_,
+        Self_ = "Self",
         /// `self`
-        #[json("self")]
-        Self2,
+        Self2 = "self",
         /// `type`
-        #[json("type")]
-        Type,
+        Type = "type",
         /// `Result`
-        #[json("Result")]
-        Result,
+        Result = "Result",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -520,11 +511,10 @@ enums::string! {
     #[non_exhaustive]
     pub enum Type {
         /// `type`
-        #[json("type")]
-        Type,
+        Type = "type",
         /// `self`
-        #[json("self")]
-        Self_,
+        Self_ = "self",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -570,11 +560,10 @@ enums::string! {
     #[non_exhaustive]
     pub enum BracesKind {
         /// `{a}`
-        #[json("{a}")]
-        A,
+        A = "{a}",
         /// `}b{`
-        #[json("}b{")]
-        B,
+        B = "}b{",
+        #[unknown]
         Unknown(String),
     }
 }

@@ -230,11 +230,9 @@ enums::string! {
     #[non_exhaustive]
     pub enum Default2 {
         /// `on`
-        #[json("on")]
-        On,
+        On = "on",
         /// `off`
-        #[json("off")]
-        Off,
+        Off = "off",
     }
 }
 
@@ -491,32 +489,23 @@ enums::string! {
     #[non_exhaustive]
     pub enum Kind {
         /// `Ok`
-        #[json("Ok")]
-        Ok,
+        Ok = "Ok",
         /// `Err`
-        #[json("Err")]
-        Err,
+        Err = "Err",
         /// `Some`
-        #[json("Some")]
-        Some,
+        Some = "Some",
         /// `None`
-        #[json("None")]
-        None,
+        None = "None",
         /// `Unknown`
-        #[json("Unknown")]
-        Unknown2,
+        Unknown2 = "Unknown",
         /// `Self`
-        #[json("Self")]
-        Self_,
+        Self_ = "Self",
         /// `self`
-        #[json("self")]
-        Self2,
+        Self2 = "self",
         /// `type`
-        #[json("type")]
-        Type,
+        Type = "type",
         /// `Result`
-        #[json("Result")]
-        Result,
+        Result = "Result",
     }
 }
 
@@ -619,11 +608,9 @@ enums::string! {
     #[non_exhaustive]
     pub enum Type {
         /// `type`
-        #[json("type")]
-        Type,
+        Type = "type",
         /// `self`
-        #[json("self")]
-        Self_,
+        Self_ = "self",
     }
 }
 
@@ -670,11 +657,9 @@ enums::string! {
     #[non_exhaustive]
     pub enum BracesKind {
         /// `{a}`
-        #[json("{a}")]
-        A,
+        A = "{a}",
         /// `}b{`
-        #[json("}b{")]
-        B,
+        B = "}b{",
     }
 }
 

@@ -63,8 +63,8 @@ enums::string! {
     #[non_exhaustive]
     pub enum FunctionCallType {
         /// `function`
-        #[json("function")]
-        Function,
+        Function = "function",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -89,8 +89,8 @@ enums::string! {
     #[non_exhaustive]
     pub enum CustomCallType {
         /// `custom`
-        #[json("custom")]
-        Custom,
+        Custom = "custom",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -130,8 +130,8 @@ enums::string! {
     #[non_exhaustive]
     pub enum BirdKind {
         /// `bird`
-        #[json("bird")]
-        Bird,
+        Bird = "bird",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -156,8 +156,8 @@ enums::string! {
     #[non_exhaustive]
     pub enum FishKind {
         /// `fish`
-        #[json("fish")]
-        Fish,
+        Fish = "fish",
+        #[unknown]
         Unknown(String),
     }
 }

@@ -67,8 +67,7 @@ enums::string! {
     #[non_exhaustive]
     pub enum FunctionCallType {
         /// `function`
-        #[json("function")]
-        Function,
+        Function = "function",
     }
 }
 
@@ -93,8 +92,7 @@ enums::string! {
     #[non_exhaustive]
     pub enum CustomCallType {
         /// `custom`
-        #[json("custom")]
-        Custom,
+        Custom = "custom",
     }
 }
 
@@ -142,8 +140,7 @@ enums::string! {
     #[non_exhaustive]
     pub enum BirdKind {
         /// `bird`
-        #[json("bird")]
-        Bird,
+        Bird = "bird",
     }
 }
 
@@ -179,8 +176,7 @@ enums::string! {
     #[non_exhaustive]
     pub enum FishKind {
         /// `fish`
-        #[json("fish")]
-        Fish,
+        Fish = "fish",
     }
 }
 

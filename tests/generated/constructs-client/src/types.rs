@@ -193,38 +193,28 @@ enums::string! {
     #[non_exhaustive]
     pub enum Odd {
         /// The empty string.
-        #[json("")]
-        Empty,
+        Empty = "",
         /// `a b`
-        #[json("a b")]
-        AB,
+        AB = "a b",
         /// `A-B`
-        #[json("A-B")]
-        AB2,
+        AB2 = "A-B",
         /// `+1`
-        #[json("+1")]
-        Plus1,
+        Plus1 = "+1",
         /// `-1`
-        #[json("-1")]
-        Minus1,
+        Minus1 = "-1",
         /// `ÄÖ`
-        #[json("ÄÖ")]
-        Value,
+        Value = "ÄÖ",
         /// `self`
-        #[json("self")]
-        Self_,
+        Self_ = "self",
         /// `Self`
-        #[json("Self")]
-        Self2,
+        Self2 = "Self",
         /// `type`
-        #[json("type")]
-        Type,
+        Type = "type",
         /// `unknown`
-        #[json("unknown")]
-        Unknown2,
+        Unknown2 = "unknown",
         /// `Unknown`
-        #[json("Unknown")]
-        Unknown3,
+        Unknown3 = "Unknown",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -300,8 +290,8 @@ enums::string! {
     #[non_exhaustive]
     pub enum FunctionCallType {
         /// `function`
-        #[json("function")]
-        Function,
+        Function = "function",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -339,8 +329,8 @@ enums::string! {
     #[non_exhaustive]
     pub enum CustomKind {
         /// `custom`
-        #[json("custom")]
-        Custom,
+        Custom = "custom",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -352,11 +342,10 @@ enums::string! {
     #[non_exhaustive]
     pub enum SearchCallType {
         /// `search`
-        #[json("search")]
-        Search,
+        Search = "search",
         /// `search_preview`
-        #[json("search_preview")]
-        SearchPreview,
+        SearchPreview = "search_preview",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -398,8 +387,8 @@ enums::string! {
     #[non_exhaustive]
     pub enum ShellCallType {
         /// `shell`
-        #[json("shell")]
-        Shell,
+        Shell = "shell",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -424,8 +413,8 @@ enums::string! {
     #[non_exhaustive]
     pub enum PatchCallType {
         /// `patch`
-        #[json("patch")]
-        Patch,
+        Patch = "patch",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -469,8 +458,8 @@ enums::string! {
     #[non_exhaustive]
     pub enum AutoChunkingType {
         /// `auto`
-        #[json("auto")]
-        Auto,
+        Auto = "auto",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -493,8 +482,8 @@ enums::string! {
     #[non_exhaustive]
     pub enum StaticChunkingType {
         /// `static`
-        #[json("static")]
-        Static,
+        Static = "static",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -530,14 +519,12 @@ enums::string! {
     #[non_exhaustive]
     pub enum ToolChoiceString {
         /// `none`
-        #[json("none")]
-        None,
+        None = "none",
         /// `auto`
-        #[json("auto")]
-        Auto,
+        Auto = "auto",
         /// `required`
-        #[json("required")]
-        Required,
+        Required = "required",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -669,11 +656,10 @@ enums::string! {
     #[non_exhaustive]
     pub enum NullableKind {
         /// `a`
-        #[json("a")]
-        A,
+        A = "a",
         /// `b`
-        #[json("b")]
-        B,
+        B = "b",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -725,11 +711,10 @@ enums::string! {
     #[non_exhaustive]
     pub enum HostedToolChoiceType {
         /// `file_search`
-        #[json("file_search")]
-        FileSearch,
+        FileSearch = "file_search",
         /// `web_search`
-        #[json("web_search")]
-        WebSearch,
+        WebSearch = "web_search",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -869,8 +854,8 @@ enums::string! {
     #[non_exhaustive]
     pub enum CakeKind {
         /// `Cake`
-        #[json("Cake")]
-        Cake,
+        Cake = "Cake",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -900,8 +885,8 @@ enums::string! {
     #[non_exhaustive]
     pub enum TeaKind {
         /// `Tea`
-        #[json("Tea")]
-        Tea,
+        Tea = "Tea",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -977,11 +962,10 @@ enums::string! {
     #[non_exhaustive]
     pub enum GetTreesIdTheme {
         /// `dark`
-        #[json("dark")]
-        Dark,
+        Dark = "dark",
         /// `light`
-        #[json("light")]
-        Light,
+        Light = "light",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -1032,11 +1016,10 @@ enums::string! {
     #[non_exhaustive]
     pub enum CreateVideoMultipartStyle {
         /// `calm`
-        #[json("calm")]
-        Calm,
+        Calm = "calm",
         /// `wild`
-        #[json("wild")]
-        Wild,
+        Wild = "wild",
+        #[unknown]
         Unknown(String),
     }
 }

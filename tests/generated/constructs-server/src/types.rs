@@ -236,38 +236,27 @@ enums::string! {
     #[non_exhaustive]
     pub enum Odd {
         /// The empty string.
-        #[json("")]
-        Empty,
+        Empty = "",
         /// `a b`
-        #[json("a b")]
-        AB,
+        AB = "a b",
         /// `A-B`
-        #[json("A-B")]
-        AB2,
+        AB2 = "A-B",
         /// `+1`
-        #[json("+1")]
-        Plus1,
+        Plus1 = "+1",
         /// `-1`
-        #[json("-1")]
-        Minus1,
+        Minus1 = "-1",
         /// `ÄÖ`
-        #[json("ÄÖ")]
-        Value,
+        Value = "ÄÖ",
         /// `self`
-        #[json("self")]
-        Self_,
+        Self_ = "self",
         /// `Self`
-        #[json("Self")]
-        Self2,
+        Self2 = "Self",
         /// `type`
-        #[json("type")]
-        Type,
+        Type = "type",
         /// `unknown`
-        #[json("unknown")]
-        Unknown2,
+        Unknown2 = "unknown",
         /// `Unknown`
-        #[json("Unknown")]
-        Unknown3,
+        Unknown3 = "Unknown",
     }
 }
 
@@ -350,8 +339,7 @@ enums::string! {
     #[non_exhaustive]
     pub enum FunctionCallType {
         /// `function`
-        #[json("function")]
-        Function,
+        Function = "function",
     }
 }
 
@@ -390,8 +378,7 @@ enums::string! {
     #[non_exhaustive]
     pub enum CustomKind {
         /// `custom`
-        #[json("custom")]
-        Custom,
+        Custom = "custom",
     }
 }
 
@@ -402,11 +389,9 @@ enums::string! {
     #[non_exhaustive]
     pub enum SearchCallType {
         /// `search`
-        #[json("search")]
-        Search,
+        Search = "search",
         /// `search_preview`
-        #[json("search_preview")]
-        SearchPreview,
+        SearchPreview = "search_preview",
     }
 }
 
@@ -451,8 +436,7 @@ enums::string! {
     #[non_exhaustive]
     pub enum ShellCallType {
         /// `shell`
-        #[json("shell")]
-        Shell,
+        Shell = "shell",
     }
 }
 
@@ -477,8 +461,7 @@ enums::string! {
     #[non_exhaustive]
     pub enum PatchCallType {
         /// `patch`
-        #[json("patch")]
-        Patch,
+        Patch = "patch",
     }
 }
 
@@ -530,8 +513,7 @@ enums::string! {
     #[non_exhaustive]
     pub enum AutoChunkingType {
         /// `auto`
-        #[json("auto")]
-        Auto,
+        Auto = "auto",
     }
 }
 
@@ -555,8 +537,7 @@ enums::string! {
     #[non_exhaustive]
     pub enum StaticChunkingType {
         /// `static`
-        #[json("static")]
-        Static,
+        Static = "static",
     }
 }
 
@@ -615,14 +596,11 @@ enums::string! {
     #[non_exhaustive]
     pub enum ToolChoiceString {
         /// `none`
-        #[json("none")]
-        None,
+        None = "none",
         /// `auto`
-        #[json("auto")]
-        Auto,
+        Auto = "auto",
         /// `required`
-        #[json("required")]
-        Required,
+        Required = "required",
     }
 }
 
@@ -803,11 +781,9 @@ enums::string! {
     #[non_exhaustive]
     pub enum NullableKind {
         /// `a`
-        #[json("a")]
-        A,
+        A = "a",
         /// `b`
-        #[json("b")]
-        B,
+        B = "b",
     }
 }
 
@@ -863,11 +839,9 @@ enums::string! {
     #[non_exhaustive]
     pub enum HostedToolChoiceType {
         /// `file_search`
-        #[json("file_search")]
-        FileSearch,
+        FileSearch = "file_search",
         /// `web_search`
-        #[json("web_search")]
-        WebSearch,
+        WebSearch = "web_search",
     }
 }
 
@@ -1039,8 +1013,7 @@ enums::string! {
     #[non_exhaustive]
     pub enum CakeKind {
         /// `Cake`
-        #[json("Cake")]
-        Cake,
+        Cake = "Cake",
     }
 }
 
@@ -1080,8 +1053,7 @@ enums::string! {
     #[non_exhaustive]
     pub enum TeaKind {
         /// `Tea`
-        #[json("Tea")]
-        Tea,
+        Tea = "Tea",
     }
 }
 
@@ -1204,11 +1176,9 @@ enums::string! {
     #[non_exhaustive]
     pub enum GetTreesIdTheme {
         /// `dark`
-        #[json("dark")]
-        Dark,
+        Dark = "dark",
         /// `light`
-        #[json("light")]
-        Light,
+        Light = "light",
     }
 }
 
@@ -1275,11 +1245,9 @@ enums::string! {
     #[non_exhaustive]
     pub enum CreateVideoMultipartStyle {
         /// `calm`
-        #[json("calm")]
-        Calm,
+        Calm = "calm",
         /// `wild`
-        #[json("wild")]
-        Wild,
+        Wild = "wild",
     }
 }
 

@@ -17,17 +17,14 @@ enums::string! {
     #[non_exhaustive]
     pub enum Format {
         /// `hardcover`
-        #[json("hardcover")]
-        Hardcover,
+        Hardcover = "hardcover",
         /// `paperback`
-        #[json("paperback")]
-        Paperback,
+        Paperback = "paperback",
         /// `e-book`
-        #[json("e-book")]
-        EBook,
+        EBook = "e-book",
         /// `1st-edition`
-        #[json("1st-edition")]
-        V1stEdition,
+        V1stEdition = "1st-edition",
+        #[unknown]
         Unknown(String),
     }
 }

@@ -86,11 +86,10 @@ enums::string! {
     #[non_exhaustive]
     pub enum CommandStatus {
         /// `SUBMITTED`
-        #[json("SUBMITTED")]
-        Submitted,
+        Submitted = "SUBMITTED",
         /// `APPROVED`
-        #[json("APPROVED")]
-        Approved,
+        Approved = "APPROVED",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -131,8 +130,8 @@ enums::string! {
     #[non_exhaustive]
     pub enum ChangeAddedType {
         /// `added`
-        #[json("added")]
-        Added,
+        Added = "added",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -159,8 +158,8 @@ enums::string! {
     #[non_exhaustive]
     pub enum ChangeRemovedType {
         /// `removed`
-        #[json("removed")]
-        Removed,
+        Removed = "removed",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -209,8 +208,8 @@ enums::string! {
     #[non_exhaustive]
     pub enum RecordKind {
         /// `record`
-        #[json("record")]
-        Record,
+        Record = "record",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -404,8 +403,8 @@ enums::string! {
     #[non_exhaustive]
     pub enum NoteType {
         /// `note`
-        #[json("note")]
-        Note,
+        Note = "note",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -445,8 +444,8 @@ enums::string! {
     #[non_exhaustive]
     pub enum SearchCallType {
         /// `search_call`
-        #[json("search_call")]
-        SearchCall,
+        SearchCall = "search_call",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -471,8 +470,8 @@ enums::string! {
     #[non_exhaustive]
     pub enum PatchOutputType {
         /// `patch_output`
-        #[json("patch_output")]
-        PatchOutput,
+        PatchOutput = "patch_output",
+        #[unknown]
         Unknown(String),
     }
 }
@@ -497,11 +496,10 @@ enums::string! {
     #[non_exhaustive]
     pub enum RecordDigestAlgorithm {
         /// `sha256`
-        #[json("sha256")]
-        Sha256,
+        Sha256 = "sha256",
         /// `sha512`
-        #[json("sha512")]
-        Sha512,
+        Sha512 = "sha512",
+        #[unknown]
         Unknown(String),
     }
 }

@@ -134,11 +134,9 @@ enums::string! {
     #[non_exhaustive]
     pub enum CommandStatus {
         /// `SUBMITTED`
-        #[json("SUBMITTED")]
-        Submitted,
+        Submitted = "SUBMITTED",
         /// `APPROVED`
-        #[json("APPROVED")]
-        Approved,
+        Approved = "APPROVED",
     }
 }
 
@@ -190,8 +188,7 @@ enums::string! {
     #[non_exhaustive]
     pub enum ChangeAddedType {
         /// `added`
-        #[json("added")]
-        Added,
+        Added = "added",
     }
 }
 
@@ -218,8 +215,7 @@ enums::string! {
     #[non_exhaustive]
     pub enum ChangeRemovedType {
         /// `removed`
-        #[json("removed")]
-        Removed,
+        Removed = "removed",
     }
 }
 
@@ -271,8 +267,7 @@ enums::string! {
     #[non_exhaustive]
     pub enum RecordKind {
         /// `record`
-        #[json("record")]
-        Record,
+        Record = "record",
     }
 }
 
@@ -586,8 +581,7 @@ enums::string! {
     #[non_exhaustive]
     pub enum NoteType {
         /// `note`
-        #[json("note")]
-        Note,
+        Note = "note",
     }
 }
 
@@ -630,8 +624,7 @@ enums::string! {
     #[non_exhaustive]
     pub enum SearchCallType {
         /// `search_call`
-        #[json("search_call")]
-        SearchCall,
+        SearchCall = "search_call",
     }
 }
 
@@ -656,8 +649,7 @@ enums::string! {
     #[non_exhaustive]
     pub enum PatchOutputType {
         /// `patch_output`
-        #[json("patch_output")]
-        PatchOutput,
+        PatchOutput = "patch_output",
     }
 }
 
@@ -682,11 +674,9 @@ enums::string! {
     #[non_exhaustive]
     pub enum RecordDigestAlgorithm {
         /// `sha256`
-        #[json("sha256")]
-        Sha256,
+        Sha256 = "sha256",
         /// `sha512`
-        #[json("sha512")]
-        Sha512,
+        Sha512 = "sha512",
     }
 }
 

@@ -55,14 +55,12 @@ enums::string! {
     #[non_exhaustive]
     pub enum GetFileAsFormat {
         /// `json`
-        #[json("json")]
-        Json,
+        Json = "json",
         /// `csv`
-        #[json("csv")]
-        Csv,
+        Csv = "csv",
         /// `gz`
-        #[json("gz")]
-        Gz,
+        Gz = "gz",
+        #[unknown]
         Unknown(String),
     }
 }

@@ -60,13 +60,10 @@ enums::string! {
     #[non_exhaustive]
     pub enum GetFileAsFormat {
         /// `json`
-        #[json("json")]
-        Json,
+        Json = "json",
         /// `csv`
-        #[json("csv")]
-        Csv,
+        Csv = "csv",
         /// `gz`
-        #[json("gz")]
-        Gz,
+        Gz = "gz",
     }
 }
