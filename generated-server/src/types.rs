@@ -37,10 +37,9 @@ object::json! {
     /// Schema: `/components/schemas/NewPet`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(name: impl Into<String>, category_id: i64))]
     pub struct NewPet {
         /// The animal's name.
-        #[json("name", required)]
+        #[json("name", required, into)]
         pub name: String,
         /// Identifier of the category the animal belongs to. The Category resource itself is not
         /// shown by the interface.
@@ -63,10 +62,9 @@ object::json! {
     /// Schema: `/components/schemas/Pet`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(name: impl Into<String>, category_id: i64, id: i64))]
     pub struct Pet {
         /// The animal's name.
-        #[json("name", required)]
+        #[json("name", required, into)]
         pub name: String,
         /// Identifier of the category the animal belongs to. The Category resource itself is not
         /// shown by the interface.
@@ -102,15 +100,14 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i32))]
     pub struct Error {
         /// Machine-readable error code. Values we use: `bad_request`, `unauthorized`, `not_found`,
         /// `method_not_allowed`, `payload_too_large`, `unsupported_media_type`, `rate_limited`,
         /// `banned`, `internal`.
-        #[json("code", required)]
+        #[json("code", required, into)]
         pub code: String,
         /// Human-readable description of the error.
-        #[json("message", required)]
+        #[json("message", required, into)]
         pub message: String,
         /// The HTTP status code of the response.
         #[json("status", required)]

@@ -287,11 +287,38 @@ fn struct_def(
     }
 }
 
-/// `#[json(new(…))]`: the parameters of the struct's `new`, its required fields in order
-/// (the macro converts each with `Into`). A `String` takes anything `Into<String>` (`"Rex"` or
-/// a `String`), as a person would write it; a nullable one its `Option`; a boxed one the value
-/// unboxed. Nothing required: no `new` (the struct is `Default`).
+/// Whether `object::json!` derives the struct's `new` from its fields (each required one a
+/// parameter, in order; `into` on a string's or a boxed value's attribute makes it `impl
+/// Into<T>`), so nothing lists them again. Not for a struct of more than [`DERIVED_NEW_MAX`]
+/// fields (the macro reads one field a step, and rustc stops macro expansion 128 deep), nor
+/// for one with a required nullable boxed field (its parameter is the value unboxed, which the
+/// macro cannot spell from the field's type): those list `new`'s parameters,
+/// `#[json(new(…))]`.
+fn new_is_derived(s: &Struct) -> bool {
+    s.fields.len() <= DERIVED_NEW_MAX
+        && !s.fields.iter().any(|f| f.required && f.nullable && f.boxed)
+}
+
+/// See [`new_is_derived`]: GitHub's largest struct has 92 fields.
+const DERIVED_NEW_MAX: usize = 100;
+
+/// `, into` on a required field whose `new` parameter is `impl Into<T>` (a `String`, as a person
+/// would take `"Rex"` or a `String`; a boxed value, taken unboxed or boxed), where `new` is
+/// derived.
+fn derived_into(s: &Struct, f: &Field) -> Option<TokenStream> {
+    let into = f.required && !f.nullable && (f.boxed || f.ty == TypeRef::String);
+    (into && new_is_derived(s)).then(|| quote!(, into))
+}
+
+/// `#[json(new(…))]`, where `new` is not derived ([`new_is_derived`]): the parameters of the
+/// struct's `new`, its required fields in order (the macro converts each with `Into`). A
+/// `String` takes anything `Into<String>` (`"Rex"` or a `String`), as a person would write it;
+/// a nullable one its `Option`; a boxed one the value unboxed. Nothing required: no `new` (the
+/// struct is `Default`).
 fn declared_new(s: &Struct) -> Option<TokenStream> {
+    if new_is_derived(s) {
+        return None;
+    }
     let params: Vec<TokenStream> = s
         .fields
         .iter()
@@ -372,13 +399,14 @@ fn declared_fields(s: &Struct, side: Side) -> Vec<TokenStream> {
                 _ => None,
             };
             let setter = declared_setter(f);
+            let into = derived_into(s, f);
             let deprecated = f
                 .deprecated
                 .then(|| quote!(#[deprecated(note = "deprecated in the API description")]));
             quote! {
                 #docs
                 #deprecated
-                #[json(#wire, #mode #exact #setter)]
+                #[json(#wire, #mode #exact #into #setter)]
                 pub #rust: #ty,
             }
         })

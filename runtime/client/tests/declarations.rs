@@ -166,6 +166,57 @@ fn a_string_enum_reads_and_writes_its_values_in_either_form() {
     assert_eq!(old.to_param(), "available");
 }
 
+object::json! {
+    /// Its `new` derived from the fields: every kind of required field, and optional ones.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Kennel {
+        #[json("name", required, into)]
+        pub name: String,
+        #[json("size", required)]
+        pub size: u64,
+        #[json("note", optional, with_note: text)]
+        pub note: Option<String>,
+        #[json("owner", required_nullable)]
+        pub owner: Option<String>,
+        #[json("guard", required, into)]
+        pub guard: Box<Dog>,
+        #[json("tags", required)]
+        pub tags: Vec<String>,
+    }
+}
+
+object::json! {
+    /// Nothing required: no `new`, `Default` is the way to start.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Leash {
+        #[json("length", optional, with_length: into(u64))]
+        pub length: Option<u64>,
+    }
+}
+
+#[test]
+fn a_structs_new_is_derived_from_its_required_fields_in_order() {
+    let dog = Dog {
+        kind: "dog".into(),
+        bark: "woof".into(),
+    };
+    let kennel = Kennel::new("North", 3, None, dog.clone(), vec!["warm".into()]).with_note("hi");
+    assert_eq!(kennel.name, "North");
+    assert_eq!(kennel.size, 3);
+    assert_eq!(kennel.owner, None);
+    assert_eq!(*kennel.guard, dog);
+    assert_eq!(kennel.note.as_deref(), Some("hi"));
+    let boxed = Kennel::new(
+        String::from("South"),
+        1,
+        Some("Ann".into()),
+        Box::new(dog),
+        vec![],
+    );
+    assert_eq!(boxed.owner.as_deref(), Some("Ann"));
+    assert_eq!(Leash::default().with_length(2u64).length, Some(2));
+}
+
 #[test]
 fn a_union_of_scalars_is_written_as_text() {
     let id: NameOrId = serde_json::from_str("7").unwrap();

@@ -387,18 +387,23 @@ impl<'de, E: de::Error> Deserializer<'de> for Missing<E> {
 ///
 /// An optional property is left out when `None`. After the derives, `#[json(deny_unknown_fields)]`
 /// refuses properties the struct does not name, `#[json(checks = none)]` gives a server's
-/// struct with nothing to check its empty `Validate`, and `#[json(new(name: Type, …))]` declares
-/// `new`, taking the required fields in order (each converted with `Into`; a nullable one's
-/// value too) and leaving the optional ones unset.
+/// struct with nothing to check its empty `Validate`.
+///
+/// `new` takes the required fields in order and leaves the optional ones unset. It is derived
+/// from the fields: a required field is a parameter of its own type, or `impl Into<T>` where its
+/// attribute says `into` (a string's, so that `"Rex"` does; a boxed value's). A struct may list
+/// the parameters instead, `#[json(new(name: Type, …))]` (each converted with `Into`; a
+/// nullable one's value too): the generator does so for a struct of more than 100 fields, since
+/// the derivation reads one field a step and rustc stops macro expansion 128 deep, and for one
+/// whose `new` takes a boxed nullable value unboxed. Nothing required: no `new`.
 ///
 /// ```ignore
 /// object::json! {
 ///     /// An animal.
 ///     #[derive(Debug, Clone, PartialEq)]
-///     #[json(new(name: impl Into<String>))]
 ///     pub struct Pet {
 ///         /// The animal's name.
-///         #[json("name", required)]
+///         #[json("name", required, into)]
 ///         pub name: String,
 ///         #[json("categoryId", optional, with_category_id: into(i64))]
 ///         pub category_id: Option<i64>,
@@ -522,6 +527,7 @@ macro_rules! __apigen_json_object {
             $crate::__apigen_json_object!(@new
                 [$($($param: $param_ty),*)?]
                 [$($field $mode)*]
+                [$([$field $mode [$($($option)*)?] $ty])*]
             );
             $(
                 $crate::__apigen_json_object!(@set
@@ -625,8 +631,10 @@ macro_rules! __apigen_json_object {
         }
     };
     // `new`, when the struct declares it: its parameters, then every field in order.
-    (@new [] [$($field:ident $mode:ident)*]) => {};
-    (@new [$($param:ident: $param_ty:ty),+] [$($field:ident $mode:ident)*]) => {
+    (@new [] $inits:tt [$($fields:tt)*]) => {
+        $crate::__apigen_json_object!(@derive $inits [] $($fields)*);
+    };
+    (@new [$($param:ident: $param_ty:ty),+] [$($field:ident $mode:ident)*] $fields:tt) => {
         /// A value from its required properties, in the order the schema lists them; the
         /// optional ones start unset (`with_…` sets them).
         pub fn new($($param: $param_ty),+) -> Self {
@@ -634,6 +642,31 @@ macro_rules! __apigen_json_object {
                 $($field: $crate::__apigen_json_object!(@init $mode $field),)*
             }
         }
+    };
+    // `new` derived from the fields: each required one a parameter, in order (one field a
+    // step; `into` marks a field taken as `impl Into<T>`, a string's or a boxed value's);
+    // nothing required, no `new` (the struct is `Default`).
+    (@derive $inits:tt []) => {};
+    (@derive [$($field:ident $mode:ident)*] [$($param:tt)+]) => {
+        /// A value from its required properties, in the order the schema lists them; the
+        /// optional ones start unset (`with_…` sets them).
+        pub fn new($($param)+) -> Self {
+            Self {
+                $($field: $crate::__apigen_json_object!(@init $mode $field),)*
+            }
+        }
+    };
+    (@derive $inits:tt [$($param:tt)*] [$field:ident required [into] $ty:ty] $($rest:tt)*) => {
+        $crate::__apigen_json_object!(@derive $inits [$($param)* $field: impl Into<$ty>,] $($rest)*);
+    };
+    (@derive $inits:tt [$($param:tt)*] [$field:ident required [$($o:tt)*] $ty:ty] $($rest:tt)*) => {
+        $crate::__apigen_json_object!(@derive $inits [$($param)* $field: $ty,] $($rest)*);
+    };
+    (@derive $inits:tt [$($param:tt)*] [$field:ident required_nullable [$($o:tt)*] $ty:ty] $($rest:tt)*) => {
+        $crate::__apigen_json_object!(@derive $inits [$($param)* $field: $ty,] $($rest)*);
+    };
+    (@derive $inits:tt $params:tt [$field:ident $mode:ident [$($o:tt)*] $ty:ty] $($rest:tt)*) => {
+        $crate::__apigen_json_object!(@derive $inits $params $($rest)*);
     };
     (@init required $field:ident) => {
         ::core::convert::Into::into($field)
@@ -649,6 +682,7 @@ macro_rules! __apigen_json_object {
         $crate::__apigen_json_object!(@set [$($deprecated)*] $wire $field $($($rest)*)?);
     };
     (@set [$($deprecated:tt)*] $wire:literal $field:ident) => {};
+    (@set [$($deprecated:tt)*] $wire:literal $field:ident into) => {};
     (@set [$($deprecated:tt)*] $wire:literal $field:ident $setter:ident: text) => {
         #[doc = concat!("Sets `", $wire, "`.")]
         $($deprecated)*

@@ -68,9 +68,8 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Result`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(r#type: impl Into<String>, value: i32))]
     pub struct Result2 {
-        #[json("type", required)]
+        #[json("type", required, into)]
         pub r#type: String,
         #[json("self", optional, with_self_: text)]
         pub self_: Option<String>,
@@ -127,7 +126,6 @@ unions::json! {
 object::json! {
     /// Schema: `/components/schemas/Loose/oneOf/0`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(n: i64))]
     pub struct LooseVariant0 {
         #[json("n", required)]
         pub n: i64,
@@ -185,9 +183,8 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Placeholder`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(baz: impl Into<String>))]
     pub struct Placeholder {
-        #[json("baz", required)]
+        #[json("baz", required, into)]
         pub baz: String,
         #[json("quux", optional, with_quux: into(i64))]
         pub quux: Option<i64>,
@@ -231,9 +228,8 @@ object::json! {
     ///
     /// Schema: `/components/schemas/D`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(d: impl Into<String>))]
     pub struct D2 {
-        #[json("d", required)]
+        #[json("d", required, into)]
         pub d: String,
     }
 }
@@ -244,7 +240,6 @@ object::json! {
     ///
     /// Schema: `/components/schemas/S`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(s: i64))]
     pub struct S2 {
         #[json("s", required)]
         pub s: i64,
@@ -423,11 +418,10 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i32))]
     pub struct Error {
-        #[json("code", required)]
+        #[json("code", required, into)]
         pub code: String,
-        #[json("message", required)]
+        #[json("message", required, into)]
         pub message: String,
         #[json("status", required)]
         pub status: i32,
@@ -572,11 +566,10 @@ enums::string! {
 object::json! {
     /// Schema: `/paths/~1ops~1braces/get/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(mark: impl Into<String>, kind: impl Into<String>))]
     pub struct BracesOkBody {
-        #[json("mark", required)]
+        #[json("mark", required, into)]
         pub mark: String,
-        #[json("kind", required)]
+        #[json("kind", required, into)]
         pub kind: String,
     }
 }

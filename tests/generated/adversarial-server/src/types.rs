@@ -69,9 +69,8 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Result`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(r#type: impl Into<String>, value: i32))]
     pub struct Result2 {
-        #[json("type", required)]
+        #[json("type", required, into)]
         pub r#type: String,
         #[json("self", optional_not_null, with_self_: text)]
         pub self_: Option<String>,
@@ -165,7 +164,6 @@ impl Validate for Chain {
 object::json! {
     /// Schema: `/components/schemas/Loose/oneOf/0`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(n: i64))]
     pub struct LooseVariant0 {
         #[json("n", required)]
         pub n: i64,
@@ -243,9 +241,8 @@ object::json! {
     /// Schema: `/components/schemas/Placeholder`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(baz: impl Into<String>))]
     pub struct Placeholder {
-        #[json("baz", required)]
+        #[json("baz", required, into)]
         pub baz: String,
         #[json("quux", optional_not_null, with_quux: into(i64))]
         pub quux: Option<i64>,
@@ -295,9 +292,8 @@ object::json! {
     #[derive(Debug, Clone, PartialEq)]
     #[json(deny_unknown_fields)]
     #[json(checks = none)]
-    #[json(new(d: impl Into<String>))]
     pub struct D2 {
-        #[json("d", required)]
+        #[json("d", required, into)]
         pub d: String,
     }
 }
@@ -310,7 +306,6 @@ object::json! {
     #[derive(Debug, Clone, PartialEq)]
     #[json(deny_unknown_fields)]
     #[json(checks = none)]
-    #[json(new(s: i64))]
     pub struct S2 {
         #[json("s", required)]
         pub s: i64,
@@ -513,11 +508,10 @@ object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i32))]
     pub struct Error {
-        #[json("code", required)]
+        #[json("code", required, into)]
         pub code: String,
-        #[json("message", required)]
+        #[json("message", required, into)]
         pub message: String,
         #[json("status", required)]
         pub status: i32,
@@ -668,11 +662,10 @@ object::json! {
     /// Schema: `/paths/~1ops~1braces/get/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(mark: impl Into<String>, kind: impl Into<String>))]
     pub struct BracesOkBody {
-        #[json("mark", required)]
+        #[json("mark", required, into)]
         pub mark: String,
-        #[json("kind", required)]
+        #[json("kind", required, into)]
         pub kind: String,
     }
 }

@@ -35,9 +35,8 @@ object::json! {
     /// Schema: `/components/schemas/Owner`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(name: impl Into<String>))]
     pub struct Owner {
-        #[json("name", required)]
+        #[json("name", required, into)]
         pub name: String,
     }
 }
@@ -76,11 +75,10 @@ object::json! {
     /// Schema: `/components/schemas/FunctionCall`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(r#type: FunctionCallType, name: impl Into<String>))]
     pub struct FunctionCall {
         #[json("type", required)]
         pub r#type: FunctionCallType,
-        #[json("name", required)]
+        #[json("name", required, into)]
         pub name: String,
     }
 }
@@ -101,11 +99,10 @@ object::json! {
     /// Schema: `/components/schemas/CustomCall`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(r#type: CustomCallType, input: impl Into<String>))]
     pub struct CustomCall {
         #[json("type", required)]
         pub r#type: CustomCallType,
-        #[json("input", required)]
+        #[json("input", required, into)]
         pub input: String,
     }
 }
@@ -148,7 +145,6 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/Bird`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(wings: i64))]
     pub struct Bird {
         #[json("kind", optional_not_null, with_kind: into(BirdKind))]
         pub kind: Option<BirdKind>,
@@ -184,7 +180,6 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/Fish`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(fins: i64))]
     pub struct Fish {
         #[json("kind", optional_not_null, with_kind: into(FishKind))]
         pub kind: Option<FishKind>,
@@ -209,11 +204,10 @@ object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i32))]
     pub struct Error {
-        #[json("code", required)]
+        #[json("code", required, into)]
         pub code: String,
-        #[json("message", required)]
+        #[json("message", required, into)]
         pub message: String,
         #[json("status", required)]
         pub status: i32,
@@ -224,7 +218,6 @@ object::json! {
 object::json! {
     /// Schema: `/paths/~1calls/get/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(calls: Vec<ToolCall>, pet: Pet))]
     pub struct ListToolCallsOkBody {
         #[json("calls", required)]
         pub calls: Vec<ToolCall>,
@@ -249,9 +242,8 @@ object::json! {
     /// Schema: `/paths/~1documents~1{id}/get/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(id: impl Into<String>, version: i64))]
     pub struct GetDocumentOkBody {
-        #[json("id", required)]
+        #[json("id", required, into)]
         pub id: String,
         #[json("version", required)]
         pub version: i64,
@@ -263,9 +255,8 @@ object::json! {
     /// Schema: `/paths/~1tokens~1check/post/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(token: impl Into<String>, note: serde_json::Value))]
     pub struct CheckTokenBody {
-        #[json("token", required)]
+        #[json("token", required, into)]
         pub token: String,
         #[json("note", required)]
         pub note: serde_json::Value,
@@ -277,9 +268,8 @@ object::json! {
     /// Schema: `/paths/~1tokens~1check/post/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(authorization: impl Into<String>, note: serde_json::Value))]
     pub struct CheckTokenOkBody {
-        #[json("authorization", required)]
+        #[json("authorization", required, into)]
         pub authorization: String,
         #[json("note", required)]
         pub note: serde_json::Value,
@@ -291,7 +281,6 @@ object::json! {
     /// Schema:
     /// `/paths/~1albums/post/requestBody/content/multipart~1form-data/schema/properties/meta`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(year: i64))]
     pub struct AddAlbumBodyMeta {
         #[json("year", required)]
         pub year: i64,
@@ -315,15 +304,14 @@ impl Validate for AddAlbumBodyMeta {
 object::json! {
     /// Schema: `/paths/~1albums/post/requestBody/content/multipart~1form-data/schema`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(title: impl Into<String>, meta: AddAlbumBodyMeta, cover: impl Into<String>))]
     pub struct AddAlbumBody {
-        #[json("title", required)]
+        #[json("title", required, into)]
         pub title: String,
         #[json("meta", required)]
         pub meta: AddAlbumBodyMeta,
         #[json("tags", optional_not_null, with_tags: into(Vec<String>))]
         pub tags: Option<Vec<String>>,
-        #[json("cover", required)]
+        #[json("cover", required, into)]
         pub cover: String,
         #[json("back", optional_not_null, with_back: text)]
         pub back: Option<String>,
@@ -351,16 +339,15 @@ object::json! {
     /// Schema: `/paths/~1albums/post/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(title: impl Into<String>, year: i64, cover: impl Into<String>, parts: Vec<String>))]
     pub struct AddAlbumOkBody {
-        #[json("title", required)]
+        #[json("title", required, into)]
         pub title: String,
         #[json("year", required)]
         pub year: i64,
         #[json("tags", optional_not_null, with_tags: into(Vec<String>))]
         pub tags: Option<Vec<String>>,
         /// The SHA-256 of the cover's bytes.
-        #[json("cover", required)]
+        #[json("cover", required, into)]
         pub cover: String,
         /// The SHA-256 of the back's bytes.
         #[json("back", optional_not_null, with_back: text)]
@@ -375,9 +362,8 @@ object::json! {
 object::json! {
     /// Schema: `/paths/~1posters/post/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(title: impl Into<String>))]
     pub struct AddPosterBody {
-        #[json("title", required)]
+        #[json("title", required, into)]
         pub title: String,
         #[json("link", optional_not_null, with_link: text)]
         pub link: Option<String>,
@@ -399,11 +385,10 @@ impl Validate for AddPosterBody {
 object::json! {
     /// Schema: `/paths/~1posters/post/requestBody/content/multipart~1form-data/schema`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(title: impl Into<String>, image: impl Into<String>))]
     pub struct AddPosterMultipart {
-        #[json("title", required)]
+        #[json("title", required, into)]
         pub title: String,
-        #[json("image", required)]
+        #[json("image", required, into)]
         pub image: String,
     }
 }
@@ -424,12 +409,11 @@ object::json! {
     /// Schema: `/paths/~1posters/post/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(sent_as: impl Into<String>, title: impl Into<String>))]
     pub struct AddPosterOkBody {
         /// `json` or `multipart`.
-        #[json("sent_as", required)]
+        #[json("sent_as", required, into)]
         pub sent_as: String,
-        #[json("title", required)]
+        #[json("title", required, into)]
         pub title: String,
         /// The SHA-256 of the image's bytes.
         #[json("image", optional_not_null, with_image: text)]

@@ -33,7 +33,6 @@ use crate::runtime::codegen::{enums, object, unions};
 object::json! {
     /// Schema: `/components/schemas/Tree`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(value: i32))]
     pub struct Tree {
         #[json("value", required)]
         pub value: i32,
@@ -121,7 +120,6 @@ object::json! {
     /// Schema: `/components/schemas/Patch`.
     #[allow(deprecated)]
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(required_nullable: Option<String>))]
     pub struct Patch {
         #[json("required_nullable", required_nullable)]
         pub required_nullable: Option<String>,
@@ -161,7 +159,6 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/Point`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(x: f64, y: f64))]
     pub struct Point {
         #[json("x", required)]
         pub x: f64,
@@ -225,7 +222,6 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Shape/oneOf/0`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(radius: f64))]
     pub struct ShapeCircle {
         #[json("radius", required)]
         pub radius: f64,
@@ -238,7 +234,6 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Shape/oneOf/1`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(side: f64))]
     pub struct ShapeSquare {
         #[json("side", required)]
         pub side: f64,
@@ -300,11 +295,10 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/FunctionCall`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(r#type: FunctionCallType, name: impl Into<String>))]
     pub struct FunctionCall {
         #[json("type", required)]
         pub r#type: FunctionCallType,
-        #[json("name", required)]
+        #[json("name", required, into)]
         pub name: String,
     }
 }
@@ -313,11 +307,10 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/CustomCall`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(r#type: CustomKind, input: impl Into<String>))]
     pub struct CustomCall {
         #[json("type", required)]
         pub r#type: CustomKind,
-        #[json("input", required)]
+        #[json("input", required, into)]
         pub input: String,
     }
 }
@@ -356,7 +349,6 @@ object::json! {
     ///
     /// Schema: `/components/schemas/SearchCall`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(r#type: SearchCallType))]
     pub struct SearchCall {
         #[json("type", required)]
         pub r#type: SearchCallType,
@@ -397,11 +389,10 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/ShellCall`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(r#type: ShellCallType, command: impl Into<String>))]
     pub struct ShellCall {
         #[json("type", required)]
         pub r#type: ShellCallType,
-        #[json("command", required)]
+        #[json("command", required, into)]
         pub command: String,
     }
 }
@@ -423,11 +414,10 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/PatchCall`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(r#type: PatchCallType, diff: impl Into<String>))]
     pub struct PatchCall {
         #[json("type", required)]
         pub r#type: PatchCallType,
-        #[json("diff", required)]
+        #[json("diff", required, into)]
         pub diff: String,
     }
 }
@@ -468,7 +458,6 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/AutoChunking`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(r#type: AutoChunkingType))]
     pub struct AutoChunking {
         #[json("type", required)]
         pub r#type: AutoChunkingType,
@@ -492,7 +481,6 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/StaticChunking/properties/static`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(max_tokens: i64))]
     pub struct StaticChunkingStatic {
         #[json("max_tokens", required)]
         pub max_tokens: i64,
@@ -503,7 +491,6 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/StaticChunking`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(r#type: StaticChunkingType, r#static: StaticChunkingStatic))]
     pub struct StaticChunking {
         #[json("type", required)]
         pub r#type: StaticChunkingType,
@@ -585,7 +572,6 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/BlockAction`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(r#type: i64))]
     pub struct BlockAction {
         #[json("type", required)]
         pub r#type: i64,
@@ -598,9 +584,8 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/FlagAction/properties/metadata`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(channel: impl Into<String>))]
     pub struct FlagActionMetadata {
-        #[json("channel", required)]
+        #[json("channel", required, into)]
         pub channel: String,
     }
 }
@@ -609,7 +594,6 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/FlagAction`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(r#type: i64, metadata: FlagActionMetadata))]
     pub struct FlagAction {
         #[json("type", required)]
         pub r#type: i64,
@@ -622,9 +606,8 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/Sparse/properties/files/additionalProperties`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(name: impl Into<String>))]
     pub struct SparseFilesValue {
-        #[json("name", required)]
+        #[json("name", required, into)]
         pub name: String,
     }
 }
@@ -723,7 +706,6 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/HostedToolChoice`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(r#type: HostedToolChoiceType))]
     pub struct HostedToolChoice {
         #[json("type", required)]
         pub r#type: HostedToolChoiceType,
@@ -740,11 +722,10 @@ pub type FunctionChoiceType = FunctionCallType;
 object::json! {
     /// Schema: `/components/schemas/FunctionChoice`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(r#type: FunctionChoiceType, name: impl Into<String>))]
     pub struct FunctionChoice {
         #[json("type", required)]
         pub r#type: FunctionChoiceType,
-        #[json("name", required)]
+        #[json("name", required, into)]
         pub name: String,
     }
 }
@@ -770,7 +751,6 @@ unions::json! {
 object::json! {
     /// Schema: `/components/schemas/Bird`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(wings: i64))]
     pub struct Bird {
         #[json("kind", optional, with_kind: text)]
         pub kind: Option<String>,
@@ -783,7 +763,6 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/Fish`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(fins: i64))]
     pub struct Fish {
         #[json("kind", optional, with_kind: text)]
         pub kind: Option<String>,
@@ -800,9 +779,8 @@ pub type Digits = String;
 object::json! {
     /// Schema: `/components/schemas/FormEntry`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(name: impl Into<String>))]
     pub struct FormEntry {
-        #[json("name", required)]
+        #[json("name", required, into)]
         pub name: String,
         #[json("count", optional, with_count: into(i64))]
         pub count: Option<i64>,
@@ -864,7 +842,6 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/Cake`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(kind: CakeKind, calories: f64))]
     pub struct Cake {
         #[json("kind", required)]
         pub kind: CakeKind,
@@ -895,7 +872,6 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/Tea`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(kind: TeaKind, cups: i64))]
     pub struct Tea {
         #[json("kind", required)]
         pub kind: TeaKind,
@@ -999,9 +975,8 @@ object::json! {
 object::json! {
     /// Schema: `/paths/~1videos/post/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(prompt: impl Into<String>))]
     pub struct CreateVideoBody {
-        #[json("prompt", required)]
+        #[json("prompt", required, into)]
         pub prompt: String,
         #[json("seconds", optional, with_seconds: into(i64))]
         pub seconds: Option<i64>,
@@ -1028,11 +1003,10 @@ enums::string! {
 object::json! {
     /// Schema: `/paths/~1videos/post/requestBody/content/multipart~1form-data/schema`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(prompt: impl Into<String>, reference: impl Into<String>))]
     pub struct CreateVideoMultipart {
-        #[json("prompt", required)]
+        #[json("prompt", required, into)]
         pub prompt: String,
-        #[json("reference", required)]
+        #[json("reference", required, into)]
         pub reference: String,
         #[json("style", optional_nullable, with_style: nullable(CreateVideoMultipartStyle))]
         pub style: Option<Option<CreateVideoMultipartStyle>>,
@@ -1054,9 +1028,8 @@ object::json! {
     /// Schema:
     /// `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema/properties/meta`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(author: impl Into<String>))]
     pub struct UploadBodyMeta {
-        #[json("author", required)]
+        #[json("author", required, into)]
         pub author: String,
         #[json("pages", optional, with_pages: into(i64))]
         pub pages: Option<i64>,
@@ -1069,9 +1042,8 @@ object::json! {
 object::json! {
     /// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(title: impl Into<String>, file: impl Into<String>))]
     pub struct UploadBody {
-        #[json("title", required)]
+        #[json("title", required, into)]
         pub title: String,
         #[json("copies", optional, with_copies: into(i64))]
         pub copies: Option<i64>,
@@ -1079,7 +1051,7 @@ object::json! {
         pub tags: Option<Vec<String>>,
         #[json("meta", optional, with_meta: into(UploadBodyMeta))]
         pub meta: Option<UploadBodyMeta>,
-        #[json("file", required)]
+        #[json("file", required, into)]
         pub file: String,
     }
 }
@@ -1145,7 +1117,6 @@ object::json! {
 object::json! {
     /// Schema: `/paths/~1choices/post/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(chunking: Chunking, tool_choice: ToolChoice))]
     pub struct EchoChoicesBody {
         /// No discriminator, but each variant pins `type` to its own value (openai's chunking
         /// strategies): tagged by `type`. Tried in order, `auto`'s `type` (an enum that keeps
@@ -1176,7 +1147,6 @@ object::json! {
 object::json! {
     /// Schema: `/paths/~1choices/post/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(chunking: Chunking, tool_choice: ToolChoice))]
     pub struct EchoChoicesOkBody {
         /// No discriminator, but each variant pins `type` to its own value (openai's chunking
         /// strategies): tagged by `type`. Tried in order, `auto`'s `type` (an enum that keeps

@@ -34,7 +34,6 @@ object::json! {
     /// Schema: `/components/schemas/Tree`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(value: i32))]
     pub struct Tree {
         #[json("value", required)]
         pub value: i32,
@@ -152,7 +151,6 @@ object::json! {
     #[allow(deprecated)]
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(required_nullable: Option<String>))]
     pub struct Patch {
         #[json("required_nullable", required_nullable)]
         pub required_nullable: Option<String>,
@@ -203,7 +201,6 @@ object::json! {
     /// Schema: `/components/schemas/Point`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(x: f64, y: f64))]
     pub struct Point {
         #[json("x", required)]
         pub x: f64,
@@ -267,7 +264,6 @@ object::json! {
     /// Schema: `/components/schemas/Shape/oneOf/0`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(radius: f64))]
     pub struct ShapeCircle {
         #[json("radius", required)]
         pub radius: f64,
@@ -281,7 +277,6 @@ object::json! {
     /// Schema: `/components/schemas/Shape/oneOf/1`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(side: f64))]
     pub struct ShapeSquare {
         #[json("side", required)]
         pub side: f64,
@@ -348,11 +343,10 @@ object::json! {
     /// Schema: `/components/schemas/FunctionCall`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(r#type: FunctionCallType, name: impl Into<String>))]
     pub struct FunctionCall {
         #[json("type", required)]
         pub r#type: FunctionCallType,
-        #[json("name", required)]
+        #[json("name", required, into)]
         pub name: String,
     }
 }
@@ -362,11 +356,10 @@ object::json! {
     /// Schema: `/components/schemas/CustomCall`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(r#type: CustomKind, input: impl Into<String>))]
     pub struct CustomCall {
         #[json("type", required)]
         pub r#type: CustomKind,
-        #[json("input", required)]
+        #[json("input", required, into)]
         pub input: String,
     }
 }
@@ -402,7 +395,6 @@ object::json! {
     /// Schema: `/components/schemas/SearchCall`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(r#type: SearchCallType))]
     pub struct SearchCall {
         #[json("type", required)]
         pub r#type: SearchCallType,
@@ -445,11 +437,10 @@ object::json! {
     /// Schema: `/components/schemas/ShellCall`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(r#type: ShellCallType, command: impl Into<String>))]
     pub struct ShellCall {
         #[json("type", required)]
         pub r#type: ShellCallType,
-        #[json("command", required)]
+        #[json("command", required, into)]
         pub command: String,
     }
 }
@@ -470,11 +461,10 @@ object::json! {
     /// Schema: `/components/schemas/PatchCall`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(r#type: PatchCallType, diff: impl Into<String>))]
     pub struct PatchCall {
         #[json("type", required)]
         pub r#type: PatchCallType,
-        #[json("diff", required)]
+        #[json("diff", required, into)]
         pub diff: String,
     }
 }
@@ -523,7 +513,6 @@ object::json! {
     #[derive(Debug, Clone, PartialEq)]
     #[json(deny_unknown_fields)]
     #[json(checks = none)]
-    #[json(new(r#type: AutoChunkingType))]
     pub struct AutoChunking {
         #[json("type", required)]
         pub r#type: AutoChunkingType,
@@ -546,7 +535,6 @@ object::json! {
     /// Schema: `/components/schemas/StaticChunking/properties/static`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(deny_unknown_fields)]
-    #[json(new(max_tokens: i64))]
     pub struct StaticChunkingStatic {
         #[json("max_tokens", required)]
         pub max_tokens: i64,
@@ -569,7 +557,6 @@ object::json! {
     /// Schema: `/components/schemas/StaticChunking`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(deny_unknown_fields)]
-    #[json(new(r#type: StaticChunkingType, r#static: StaticChunkingStatic))]
     pub struct StaticChunking {
         #[json("type", required)]
         pub r#type: StaticChunkingType,
@@ -672,7 +659,6 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/BlockAction`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(r#type: i64))]
     pub struct BlockAction {
         #[json("type", required)]
         pub r#type: i64,
@@ -697,9 +683,8 @@ object::json! {
     /// Schema: `/components/schemas/FlagAction/properties/metadata`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(channel: impl Into<String>))]
     pub struct FlagActionMetadata {
-        #[json("channel", required)]
+        #[json("channel", required, into)]
         pub channel: String,
     }
 }
@@ -708,7 +693,6 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/FlagAction`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(r#type: i64, metadata: FlagActionMetadata))]
     pub struct FlagAction {
         #[json("type", required)]
         pub r#type: i64,
@@ -733,9 +717,8 @@ object::json! {
     /// Schema: `/components/schemas/Sparse/properties/files/additionalProperties`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(name: impl Into<String>))]
     pub struct SparseFilesValue {
-        #[json("name", required)]
+        #[json("name", required, into)]
         pub name: String,
     }
 }
@@ -850,7 +833,6 @@ object::json! {
     /// Schema: `/components/schemas/HostedToolChoice`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(r#type: HostedToolChoiceType))]
     pub struct HostedToolChoice {
         #[json("type", required)]
         pub r#type: HostedToolChoiceType,
@@ -868,11 +850,10 @@ object::json! {
     /// Schema: `/components/schemas/FunctionChoice`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(r#type: FunctionChoiceType, name: impl Into<String>))]
     pub struct FunctionChoice {
         #[json("type", required)]
         pub r#type: FunctionChoiceType,
-        #[json("name", required)]
+        #[json("name", required, into)]
         pub name: String,
     }
 }
@@ -902,7 +883,6 @@ object::json! {
     /// Schema: `/components/schemas/Bird`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(wings: i64))]
     pub struct Bird {
         #[json("kind", optional_not_null, with_kind: text)]
         pub kind: Option<String>,
@@ -916,7 +896,6 @@ object::json! {
     /// Schema: `/components/schemas/Fish`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(fins: i64))]
     pub struct Fish {
         #[json("kind", optional_not_null, with_kind: text)]
         pub kind: Option<String>,
@@ -934,9 +913,8 @@ object::json! {
     /// Schema: `/components/schemas/FormEntry`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(name: impl Into<String>))]
     pub struct FormEntry {
-        #[json("name", required)]
+        #[json("name", required, into)]
         pub name: String,
         #[json("count", optional_not_null, with_count: into(i64))]
         pub count: Option<i64>,
@@ -1021,7 +999,6 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/Cake`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(kind: CakeKind, calories: f64))]
     pub struct Cake {
         #[json("kind", required)]
         pub kind: CakeKind,
@@ -1061,7 +1038,6 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/Tea`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(kind: TeaKind, cups: i64))]
     pub struct Tea {
         #[json("kind", required)]
         pub kind: TeaKind,
@@ -1212,9 +1188,8 @@ object::json! {
 object::json! {
     /// Schema: `/paths/~1videos/post/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(prompt: impl Into<String>))]
     pub struct CreateVideoBody {
-        #[json("prompt", required)]
+        #[json("prompt", required, into)]
         pub prompt: String,
         #[json("seconds", optional_not_null, with_seconds: into(i64))]
         pub seconds: Option<i64>,
@@ -1255,11 +1230,10 @@ enums::string! {
 object::json! {
     /// Schema: `/paths/~1videos/post/requestBody/content/multipart~1form-data/schema`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(prompt: impl Into<String>, reference: impl Into<String>))]
     pub struct CreateVideoMultipart {
-        #[json("prompt", required)]
+        #[json("prompt", required, into)]
         pub prompt: String,
-        #[json("reference", required)]
+        #[json("reference", required, into)]
         pub reference: String,
         #[json("style", optional_nullable, with_style: nullable(CreateVideoMultipartStyle))]
         pub style: Option<Option<CreateVideoMultipartStyle>>,
@@ -1294,9 +1268,8 @@ object::json! {
     /// `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema/properties/meta`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(author: impl Into<String>))]
     pub struct UploadBodyMeta {
-        #[json("author", required)]
+        #[json("author", required, into)]
         pub author: String,
         #[json("pages", optional_not_null, with_pages: into(i64))]
         pub pages: Option<i64>,
@@ -1309,9 +1282,8 @@ object::json! {
 object::json! {
     /// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(title: impl Into<String>, file: impl Into<String>))]
     pub struct UploadBody {
-        #[json("title", required)]
+        #[json("title", required, into)]
         pub title: String,
         #[json("copies", optional_not_null, with_copies: into(i64))]
         pub copies: Option<i64>,
@@ -1319,7 +1291,7 @@ object::json! {
         pub tags: Option<Vec<String>>,
         #[json("meta", optional_not_null, with_meta: into(UploadBodyMeta))]
         pub meta: Option<UploadBodyMeta>,
-        #[json("file", required)]
+        #[json("file", required, into)]
         pub file: String,
     }
 }
@@ -1454,7 +1426,6 @@ impl Validate for EchoFiltersOkBody {
 object::json! {
     /// Schema: `/paths/~1choices/post/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(chunking: Chunking, tool_choice: ToolChoice))]
     pub struct EchoChoicesBody {
         /// No discriminator, but each variant pins `type` to its own value (openai's chunking
         /// strategies): tagged by `type`. Tried in order, `auto`'s `type` (an enum that keeps
@@ -1508,7 +1479,6 @@ impl Validate for EchoChoicesBody {
 object::json! {
     /// Schema: `/paths/~1choices/post/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(chunking: Chunking, tool_choice: ToolChoice))]
     pub struct EchoChoicesOkBody {
         /// No discriminator, but each variant pins `type` to its own value (openai's chunking
         /// strategies): tagged by `type`. Tried in order, `auto`'s `type` (an enum that keeps

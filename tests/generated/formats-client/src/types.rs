@@ -14,7 +14,6 @@ use crate::runtime::codegen::object;
 object::json! {
     /// Schema: `/components/schemas/Event`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(id: uuid::Uuid, at: jiff::Timestamp, day: jiff::civil::Date))]
     pub struct Event {
         #[json("id", required)]
         pub id: uuid::Uuid,
@@ -53,7 +52,6 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/Amounts`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(price: crate::runtime::codegen::Decimal))]
     pub struct Amounts {
         #[json("price", required)]
         pub price: crate::runtime::codegen::Decimal,
@@ -76,7 +74,6 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/HeldAmount`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(price: crate::runtime::codegen::Decimal))]
     pub struct HeldAmount {
         #[json("price", required)]
         pub price: crate::runtime::codegen::Decimal,
@@ -86,11 +83,10 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i32))]
     pub struct Error {
-        #[json("code", required)]
+        #[json("code", required, into)]
         pub code: String,
-        #[json("message", required)]
+        #[json("message", required, into)]
         pub message: String,
         #[json("status", required)]
         pub status: i32,

@@ -33,11 +33,10 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/Address`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(street: impl Into<String>, city: impl Into<String>))]
     pub struct Address {
-        #[json("street", required)]
+        #[json("street", required, into)]
         pub street: String,
-        #[json("city", required)]
+        #[json("city", required, into)]
         pub city: String,
         #[json("postcode", optional_nullable, with_postcode: nullable(String))]
         pub postcode: Option<Option<String>>,
@@ -48,11 +47,10 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/Author`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(id: uuid::Uuid, name: impl Into<String>))]
     pub struct Author {
         #[json("id", required)]
         pub id: uuid::Uuid,
-        #[json("name", required)]
+        #[json("name", required, into)]
         pub name: String,
         #[json("address", optional, with_address: into(Address))]
         pub address: Option<Address>,
@@ -77,13 +75,10 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/Book`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(
-        isbn: impl Into<String>, title: impl Into<String>, authors: Vec<Author>, format: Format
-    ))]
     pub struct Book {
-        #[json("isbn", required)]
+        #[json("isbn", required, into)]
         pub isbn: String,
-        #[json("title", required)]
+        #[json("title", required, into)]
         pub title: String,
         #[json("authors", required)]
         pub authors: Vec<Author>,
@@ -111,9 +106,8 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/Loan`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(isbn: impl Into<String>, member: Member, id: i64, due: jiff::Timestamp))]
     pub struct Loan {
-        #[json("isbn", required)]
+        #[json("isbn", required, into)]
         pub isbn: String,
         #[json("member", required)]
         pub member: Member,
@@ -134,9 +128,8 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/LoanRequest`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(isbn: impl Into<String>, member: Member))]
     pub struct LoanRequest {
-        #[json("isbn", required)]
+        #[json("isbn", required, into)]
         pub isbn: String,
         #[json("member", required)]
         pub member: Member,
@@ -165,11 +158,10 @@ unions::json! {
 object::json! {
     /// Schema: `/components/schemas/Adult`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(kind: impl Into<String>, name: impl Into<String>))]
     pub struct Adult {
-        #[json("kind", required)]
+        #[json("kind", required, into)]
         pub kind: String,
-        #[json("name", required)]
+        #[json("name", required, into)]
         pub name: String,
     }
 }
@@ -178,13 +170,12 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/Child`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(kind: impl Into<String>, name: impl Into<String>, guardian: impl Into<String>))]
     pub struct Child {
-        #[json("kind", required)]
+        #[json("kind", required, into)]
         pub kind: String,
-        #[json("name", required)]
+        #[json("name", required, into)]
         pub name: String,
-        #[json("guardian", required)]
+        #[json("guardian", required, into)]
         pub guardian: String,
     }
 }
@@ -192,11 +183,10 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/Problem`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i64))]
     pub struct Problem {
-        #[json("code", required)]
+        #[json("code", required, into)]
         pub code: String,
-        #[json("message", required)]
+        #[json("message", required, into)]
         pub message: String,
         #[json("status", required)]
         pub status: i64,

@@ -62,9 +62,8 @@ unions::json! {
 object::json! {
     /// Schema: `/components/schemas/Command`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(name: impl Into<String>))]
     pub struct Command {
-        #[json("name", required)]
+        #[json("name", required, into)]
         pub name: String,
         #[json("permissions", optional_nullable, with_permissions: nullable(i64))]
         pub permissions: Option<Option<i64>>,
@@ -101,11 +100,10 @@ pub type Snowflake = String;
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i32))]
     pub struct Error {
-        #[json("code", required)]
+        #[json("code", required, into)]
         pub code: String,
-        #[json("message", required)]
+        #[json("message", required, into)]
         pub message: String,
         #[json("status", required)]
         pub status: i32,
@@ -116,9 +114,8 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/Owner`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(name: impl Into<String>))]
     pub struct Owner {
-        #[json("name", required)]
+        #[json("name", required, into)]
         pub name: String,
     }
 }
@@ -142,7 +139,6 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Change/anyOf/0`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(r#type: ChangeAddedType, id: i64))]
     pub struct ChangeAdded {
         #[json("type", required)]
         pub r#type: ChangeAddedType,
@@ -170,7 +166,6 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Change/anyOf/1`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(r#type: ChangeRemovedType, id: i64))]
     pub struct ChangeRemoved {
         #[json("type", required)]
         pub r#type: ChangeRemovedType,
@@ -220,9 +215,8 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Record/properties/deputy`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(name: impl Into<String>))]
     pub struct RecordDeputy {
-        #[json("name", required)]
+        #[json("name", required, into)]
         pub name: String,
     }
 }
@@ -262,7 +256,6 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Record`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(id: i64, kind: RecordKind, note: Option<String>, owner: Option<Owner>, score: f64))]
     pub struct Record {
         #[json("id", required)]
         pub id: i64,
@@ -335,9 +328,8 @@ unions::json! {
 object::json! {
     /// Schema: `/components/schemas/Gate`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(mode: impl Into<String>))]
     pub struct Gate {
-        #[json("mode", required)]
+        #[json("mode", required, into)]
         pub mode: String,
         #[json("pin", optional, with_pin: text)]
         pub pin: Option<String>,
@@ -355,7 +347,6 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/Shipment`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(position: (f64, f64), token: crate::runtime::codegen::Base64Url))]
     pub struct Shipment {
         /// Latitude and longitude.
         #[json("position", required)]
@@ -413,11 +404,10 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/Note`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(r#type: NoteType, text: impl Into<String>))]
     pub struct Note {
         #[json("type", required)]
         pub r#type: NoteType,
-        #[json("text", required)]
+        #[json("text", required, into)]
         pub text: String,
     }
 }
@@ -454,11 +444,10 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/SearchCall`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(r#type: SearchCallType, query: impl Into<String>))]
     pub struct SearchCall {
         #[json("type", required)]
         pub r#type: SearchCallType,
-        #[json("query", required)]
+        #[json("query", required, into)]
         pub query: String,
     }
 }
@@ -480,11 +469,10 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/PatchOutput`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(r#type: PatchOutputType, id: impl Into<String>))]
     pub struct PatchOutput {
         #[json("type", required)]
         pub r#type: PatchOutputType,
-        #[json("id", required)]
+        #[json("id", required, into)]
         pub id: String,
     }
 }
@@ -508,7 +496,6 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/Record/$defs/Digest`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(algorithm: RecordDigestAlgorithm))]
     pub struct RecordDigest {
         #[json("algorithm", required)]
         pub algorithm: RecordDigestAlgorithm,
@@ -522,9 +509,8 @@ object::json! {
     /// Schema:
     /// `/paths/~1gate-notes/post/requestBody/content/application~1x-www-form-urlencoded/schema`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(text: impl Into<String>))]
     pub struct AddGateNoteBody {
-        #[json("text", required)]
+        #[json("text", required, into)]
         pub text: String,
         #[json("level", optional, with_level: into(i64))]
         pub level: Option<i64>,
@@ -535,11 +521,10 @@ object::json! {
 object::json! {
     /// Schema: `/paths/~1gate-photos/post/requestBody/content/multipart~1form-data/schema`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(photo: impl Into<String>, caption: impl Into<String>))]
     pub struct AddGatePhotoBody {
-        #[json("photo", required)]
+        #[json("photo", required, into)]
         pub photo: String,
-        #[json("caption", required)]
+        #[json("caption", required, into)]
         pub caption: String,
         #[json("level", optional, with_level: into(i64))]
         pub level: Option<i64>,

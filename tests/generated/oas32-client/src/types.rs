@@ -21,7 +21,6 @@ use crate::runtime::codegen::object;
 object::json! {
     /// Schema: `/components/schemas/Tick`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(seq: i64, price: f64))]
     pub struct Tick {
         #[json("seq", required)]
         pub seq: i64,
@@ -55,11 +54,10 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i32))]
     pub struct Error {
-        #[json("code", required)]
+        #[json("code", required, into)]
         pub code: String,
-        #[json("message", required)]
+        #[json("message", required, into)]
         pub message: String,
         #[json("status", required)]
         pub status: i32,
@@ -70,9 +68,8 @@ object::json! {
 object::json! {
     /// Schema: `/paths/~1session/get/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(session: impl Into<String>))]
     pub struct WhoAmIOkBody {
-        #[json("session", required)]
+        #[json("session", required, into)]
         pub session: String,
         #[json("theme", optional, with_theme: text)]
         pub theme: Option<String>,
@@ -82,9 +79,8 @@ object::json! {
 object::json! {
     /// Schema: `/x-apigen-webhooks/feedClosed/post/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(reason: impl Into<String>))]
     pub struct FeedClosedBody {
-        #[json("reason", required)]
+        #[json("reason", required, into)]
         pub reason: String,
         #[json("at", optional_nullable, with_at: nullable(jiff::Timestamp))]
         pub at: Option<Option<jiff::Timestamp>>,
@@ -94,7 +90,6 @@ object::json! {
 object::json! {
     /// Schema: `/x-apigen-webhooks/feedPaused/put/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(until: jiff::Timestamp))]
     pub struct FeedPausedPutBody {
         #[json("until", required)]
         pub until: jiff::Timestamp,

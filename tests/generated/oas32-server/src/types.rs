@@ -22,7 +22,6 @@ object::json! {
     /// Schema: `/components/schemas/Tick`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(seq: i64, price: f64))]
     pub struct Tick {
         #[json("seq", required)]
         pub seq: i64,
@@ -68,11 +67,10 @@ object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i32))]
     pub struct Error {
-        #[json("code", required)]
+        #[json("code", required, into)]
         pub code: String,
-        #[json("message", required)]
+        #[json("message", required, into)]
         pub message: String,
         #[json("status", required)]
         pub status: i32,
@@ -84,9 +82,8 @@ object::json! {
     /// Schema: `/paths/~1session/get/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(session: impl Into<String>))]
     pub struct WhoAmIOkBody {
-        #[json("session", required)]
+        #[json("session", required, into)]
         pub session: String,
         #[json("theme", optional_not_null, with_theme: text)]
         pub theme: Option<String>,
@@ -97,9 +94,8 @@ object::json! {
     /// Schema: `/x-apigen-webhooks/feedClosed/post/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(reason: impl Into<String>))]
     pub struct FeedClosedBody {
-        #[json("reason", required)]
+        #[json("reason", required, into)]
         pub reason: String,
         #[json("at", optional_nullable, with_at: nullable(jiff::Timestamp))]
         pub at: Option<Option<jiff::Timestamp>>,
@@ -110,7 +106,6 @@ object::json! {
     /// Schema: `/x-apigen-webhooks/feedPaused/put/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(until: jiff::Timestamp))]
     pub struct FeedPausedPutBody {
         #[json("until", required, exact(DATE_TIME))]
         pub until: jiff::Timestamp,

@@ -21,11 +21,10 @@ object::json! {
     /// Schema: `/components/schemas/Item`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(id: i64, kind: impl Into<String>))]
     pub struct Item {
         #[json("id", required)]
         pub id: i64,
-        #[json("kind", required)]
+        #[json("kind", required, into)]
         pub kind: String,
     }
 }
@@ -35,7 +34,6 @@ object::json! {
     /// Schema: `/components/schemas/ItemResultsPage`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(items: Vec<Item>))]
     pub struct ItemResultsPage {
         #[json("items", required)]
         pub items: Vec<Item>,
@@ -62,18 +60,14 @@ object::json! {
     /// Schema: `/components/schemas/AfterPage`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(
-        object: impl Into<String>, data: Vec<Item>, first_id: impl Into<String>,
-        last_id: impl Into<String>, has_more: bool
-    ))]
     pub struct AfterPage {
-        #[json("object", required)]
+        #[json("object", required, into)]
         pub object: String,
         #[json("data", required)]
         pub data: Vec<Item>,
-        #[json("first_id", required)]
+        #[json("first_id", required, into)]
         pub first_id: String,
-        #[json("last_id", required)]
+        #[json("last_id", required, into)]
         pub last_id: String,
         #[json("has_more", required)]
         pub has_more: bool,
@@ -84,11 +78,10 @@ object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i64))]
     pub struct Error {
-        #[json("code", required)]
+        #[json("code", required, into)]
         pub code: String,
-        #[json("message", required)]
+        #[json("message", required, into)]
         pub message: String,
         #[json("status", required)]
         pub status: i64,

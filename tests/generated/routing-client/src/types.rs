@@ -25,9 +25,8 @@ use crate::runtime::codegen::{enums, object};
 object::json! {
     /// Schema: `/components/schemas/Echo`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(operation: impl Into<String>))]
     pub struct Echo {
-        #[json("operation", required)]
+        #[json("operation", required, into)]
         pub operation: String,
         #[json("params", optional, with_params: into(std::collections::BTreeMap<String, String>))]
         pub params: Option<std::collections::BTreeMap<String, String>>,
@@ -37,11 +36,10 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i64))]
     pub struct Error {
-        #[json("code", required)]
+        #[json("code", required, into)]
         pub code: String,
-        #[json("message", required)]
+        #[json("message", required, into)]
         pub message: String,
         #[json("status", required)]
         pub status: i64,

@@ -26,9 +26,8 @@ object::json! {
     /// Schema: `/components/schemas/Echo`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(operation: impl Into<String>))]
     pub struct Echo {
-        #[json("operation", required)]
+        #[json("operation", required, into)]
         pub operation: String,
         #[json(
             "params", optional_not_null,
@@ -42,11 +41,10 @@ object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i64))]
     pub struct Error {
-        #[json("code", required)]
+        #[json("code", required, into)]
         pub code: String,
-        #[json("message", required)]
+        #[json("message", required, into)]
         pub message: String,
         #[json("status", required)]
         pub status: i64,

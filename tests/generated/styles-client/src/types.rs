@@ -15,7 +15,6 @@ use crate::runtime::codegen::object;
 object::json! {
     /// Schema: `/components/schemas/RGB`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(r: i64, g: i64, b: i64))]
     pub struct Rgb {
         #[json("R", required)]
         pub r: i64,
@@ -42,11 +41,10 @@ object::json! {
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i64))]
     pub struct Error {
-        #[json("code", required)]
+        #[json("code", required, into)]
         pub code: String,
-        #[json("message", required)]
+        #[json("message", required, into)]
         pub message: String,
         #[json("status", required)]
         pub status: i64,

@@ -16,7 +16,6 @@ object::json! {
     /// Schema: `/components/schemas/RGB`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(r: i64, g: i64, b: i64))]
     pub struct Rgb {
         #[json("R", required)]
         pub r: i64,
@@ -45,11 +44,10 @@ object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(checks = none)]
-    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i64))]
     pub struct Error {
-        #[json("code", required)]
+        #[json("code", required, into)]
         pub code: String,
-        #[json("message", required)]
+        #[json("message", required, into)]
         pub message: String,
         #[json("status", required)]
         pub status: i64,

@@ -9,11 +9,10 @@ use crate::runtime::codegen::{object, unions};
 object::json! {
     /// Schema: `/components/schemas/Event`.
     #[derive(Debug, Clone, PartialEq)]
-    #[json(new(id: impl Into<String>, at: impl Into<String>))]
     pub struct Event {
-        #[json("id", required)]
+        #[json("id", required, into)]
         pub id: String,
-        #[json("at", required)]
+        #[json("at", required, into)]
         pub at: String,
         #[json("day", optional, with_day: text)]
         pub day: Option<String>,
