@@ -106,14 +106,14 @@ fn from_value<T: Tagged>(value: Value) -> Result<T, String> {
     let tag = value.get(T::PROPERTY).cloned().unwrap_or(Value::Null);
     let input = Json::from(value);
     match tag_of::<T>(&tag) {
-        Some(tag) => variant_from_text(tag, &input),
+        Some(tag) => named_from_text(tag, &input),
         None => T::untagged::<de::value::Error>(input).map_err(|e| e.to_string()),
     }
 }
 
 /// The variant `tag` names, read from the whole object's text by the deserializer every type
 /// is compiled for ([`integer::from_slice`]'s).
-fn variant_from_text<T: Tagged>(tag: Tag<'_>, input: &Json) -> Result<T, String> {
+fn named_from_text<T: Tagged>(tag: Tag<'_>, input: &Json) -> Result<T, String> {
     let mut de = serde_json::Deserializer::from_slice(input.as_str().as_bytes());
     let read = match T::variant(tag, WholeNumbers(&mut de)) {
         Ok(read) => read,
