@@ -630,31 +630,19 @@ macro_rules! __apigen_json_object {
             fn validate(&self, _pointer: &str, _out: &mut crate::runtime::codegen::validate::Violations) {}
         }
     };
-    // `new`, when the struct declares it: its parameters, then every field in order.
+    // `new`: its parameters as the struct lists them (`#[json(new(…))]`), else derived from
+    // the fields: each required one a parameter, in order (one field a step; `into` marks a
+    // field taken as `impl Into<T>`, a string's or a boxed value's); nothing required, no
+    // `new` (the struct is `Default`).
     (@new [] $inits:tt [$($fields:tt)*]) => {
         $crate::__apigen_json_object!(@derive $inits [] $($fields)*);
     };
-    (@new [$($param:ident: $param_ty:ty),+] [$($field:ident $mode:ident)*] $fields:tt) => {
-        /// A value from its required properties, in the order the schema lists them; the
-        /// optional ones start unset (`with_…` sets them).
-        pub fn new($($param: $param_ty),+) -> Self {
-            Self {
-                $($field: $crate::__apigen_json_object!(@init $mode $field),)*
-            }
-        }
+    (@new [$($param:ident: $param_ty:ty),+] $inits:tt $fields:tt) => {
+        $crate::__apigen_json_object!(@fn $inits [$($param: $param_ty),+]);
     };
-    // `new` derived from the fields: each required one a parameter, in order (one field a
-    // step; `into` marks a field taken as `impl Into<T>`, a string's or a boxed value's);
-    // nothing required, no `new` (the struct is `Default`).
     (@derive $inits:tt []) => {};
-    (@derive [$($field:ident $mode:ident)*] [$($param:tt)+]) => {
-        /// A value from its required properties, in the order the schema lists them; the
-        /// optional ones start unset (`with_…` sets them).
-        pub fn new($($param)+) -> Self {
-            Self {
-                $($field: $crate::__apigen_json_object!(@init $mode $field),)*
-            }
-        }
+    (@derive $inits:tt [$($param:tt)+]) => {
+        $crate::__apigen_json_object!(@fn $inits [$($param)+]);
     };
     (@derive $inits:tt [$($param:tt)*] [$field:ident required [into] $ty:ty] $($rest:tt)*) => {
         $crate::__apigen_json_object!(@derive $inits [$($param)* $field: impl Into<$ty>,] $($rest)*);
@@ -667,6 +655,16 @@ macro_rules! __apigen_json_object {
     };
     (@derive $inits:tt $params:tt [$field:ident $mode:ident [$($o:tt)*] $ty:ty] $($rest:tt)*) => {
         $crate::__apigen_json_object!(@derive $inits $params $($rest)*);
+    };
+    // The function itself, its parameters named as the fields they fill.
+    (@fn [$($field:ident $mode:ident)*] [$($param:tt)+]) => {
+        /// A value from its required properties, in the order the schema lists them; the
+        /// optional ones start unset (`with_…` sets them).
+        pub fn new($($param)+) -> Self {
+            Self {
+                $($field: $crate::__apigen_json_object!(@init $mode $field),)*
+            }
+        }
     };
     (@init required $field:ident) => {
         ::core::convert::Into::into($field)
