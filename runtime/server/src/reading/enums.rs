@@ -1,7 +1,7 @@
 //! String enumerations declared by generated code and expanded here: the enum as written,
-//! each variant with its value (`Available = "available"`), and the impls every such enum has (`as_str`,
-//! `FromStr`, `Display`, `Serialize`, `Deserialize`, and a parameter's reading or writing)
-//! printed once by [`string!`] rather than per enum.
+//! each variant with its value (`Available = "available"`), and the impls every such enum
+//! has (`as_str`, `FromStr`, `Display`, `Serialize`, `Deserialize`, and a parameter's reading
+//! or writing) printed once by [`string!`] rather than per enum.
 //!
 //! Decision: `docs/decisions/0012-enums-and-unions-declared.md`.
 
@@ -16,9 +16,9 @@ pub fn not_one_of(values: &[&str], got: &str) -> String {
 /// variant with its value on the wire in the place of a discriminant (`Available =
 /// "available",`: one line a value, as a person lists them).
 ///
-/// With `#[unknown] Unknown(String),` last (the client's), the enum is open: a value it does not list
-/// reads as `Unknown` and is written back as it came (a newer server may add values), and it
-/// is written as a parameter (`ToParam`). Without it (the server's), a value it does not list
+/// With `#[unknown] Unknown(String),` last (the client's), the enum is open: a value it does
+/// not list reads as `Unknown` and is written back as it came (a newer server may add
+/// values), and it is written as a parameter (`ToParam`). Without it (the server's), a value it does not list
 /// is refused (`expected one of …`), and it is read as a parameter (`FromParam`) and has the
 /// empty `Validate` every checked value needs.
 ///
